@@ -1,0 +1,83 @@
+// The VS Code side, shared by the desktop and browser builds: a thin client
+// that starts the server, forwards settings and file events, and offers the
+// commands. All analysis lives in the server.
+import * as vscode from 'vscode';
+import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
+import { AuditResponse, Requests, SECTION } from '../../server/src/shared/settings';
+
+export const OUTPUT_NAME = 'Flux Job Guard';
+
+export const Commands = {
+  audit: 'fluxJobGuard.auditWorkspace',
+  showOutput: 'fluxJobGuard.showOutput',
+  restart: 'fluxJobGuard.restartServer',
+  previewSubstitution: 'fluxJobGuard.previewSubstitution',
+} as const;
+
+export type ClientFactory = (options: LanguageClientOptions, output: vscode.LogOutputChannel) => BaseLanguageClient;
+
+export interface ExtensionApi {
+  client: () => BaseLanguageClient;
+  output: vscode.LogOutputChannel;
+  /** The summary of the last audit, one line per folder. */
+  lastAuditSummary: () => string[];
+}
+
+export async function activateWith(context: vscode.ExtensionContext, createClient: ClientFactory): Promise<ExtensionApi> {
+  const output = vscode.window.createOutputChannel(OUTPUT_NAME, { log: true });
+  const status = vscode.languages.createLanguageStatusItem('fluxJobGuard.status', { language: 'yaml' });
+  status.name = 'Flux Job Guard';
+  status.text = 'Flux Job Guard';
+  status.detail = 'no audit yet';
+  status.command = { title: 'Audit Workspace', command: Commands.audit };
+  let lastSummary: string[] = [];
+
+  const options: LanguageClientOptions = {
+    documentSelector: [
+      { language: 'yaml' },
+      { pattern: '**/*.{yaml,yml}' },
+    ],
+    synchronize: {
+      configurationSection: SECTION,
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.yaml,*.yml,Kustomization}'),
+    },
+    outputChannel: output,
+    traceOutputChannel: output,
+    diagnosticCollectionName: 'flux-job-guard',
+  };
+  let client = createClient(options, output);
+
+  const runAudit = async () => {
+    const response = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Flux Job Guard: auditing the workspace…' },
+      () => client.sendRequest<AuditResponse>(Requests.audit, {}),
+    );
+    lastSummary = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${folder.summaryLine}`);
+    for (const line of lastSummary) output.info(line);
+    const failed = response.folders.some((folder) => folder.errors > 0);
+    status.severity = failed ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+    status.text = failed ? 'Flux Job Guard: FAIL' : 'Flux Job Guard: ok';
+    status.detail = lastSummary.join(' · ');
+    const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(lastSummary.join('\n') || 'Flux Job Guard: no workspace folder to audit.', 'Open Problems').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+    return response;
+  };
+
+  context.subscriptions.push(
+    output,
+    status,
+    vscode.commands.registerCommand(Commands.audit, runAudit),
+    vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
+    vscode.commands.registerCommand(Commands.restart, async () => {
+      output.info('Restarting the Flux Job Guard server');
+      await client.stop();
+      client = createClient(options, output);
+      await client.start();
+    }),
+    { dispose: () => void client.stop() },
+  );
+  await client.start();
+  return { client: () => client, output, lastAuditSummary: () => lastSummary };
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// flux-job-guard: the CLI face of the engine (cli.md).
+//   audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet]
+//   envsubst [--var NAME=VALUE]... [--env] [--strict]
+//   lsp --stdio
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { audit } from '../engine/audit';
+import { ReadResult, RepoFs } from '../engine/repo-fs';
+import { NodeRepoFs } from '../node/node-repo-fs';
+import { formatJson, formatSarif, formatText } from './formats';
+import { runEnvsubst } from './envsubst-command';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/repo-fs';
+
+declare const FLUX_JOB_GUARD_VERSION: string | undefined;
+export const VERSION = typeof FLUX_JOB_GUARD_VERSION === 'string' ? FLUX_JOB_GUARD_VERSION : '0.0.0-dev';
+
+const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
+
+Usage:
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES]
+  flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
+  flux-job-guard lsp --stdio                                         the language server
+  flux-job-guard --version | --help
+
+Exit status: 0 no error finding, 1 at least one error finding, 2 usage error or unreadable input.
+`;
+
+export class UsageError extends Error {}
+
+interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export async function runCli(args: string[], io: Io): Promise<number> {
+  try {
+    const [command, ...rest] = args;
+    if (command === '--version' || command === '-v') return io.stdout(`${VERSION}\n`), 0;
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(HELP), 0;
+    if (command === 'audit') return await runAudit(rest, io);
+    if (command === 'envsubst') {
+      const result = runEnvsubst(rest, io.readStdin(), io.env);
+      io.stdout(result.stdout);
+      io.stderr(result.stderr);
+      return result.exitCode;
+    }
+    if (command === 'lsp') {
+      if (!rest.includes('--stdio')) throw new UsageError('lsp needs --stdio');
+      return -1; // the caller starts the server
+    }
+    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`flux-job-guard: ${error.message}\n${HELP}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+interface AuditArgs {
+  dir: string;
+  config: string | null;
+  format: 'text' | 'json' | 'sarif';
+  quiet: boolean;
+  maxFileSize: number;
+}
+
+function parseAuditArgs(args: string[]): AuditArgs {
+  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE };
+  let dirSeen = false;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--config') parsed.config = value();
+    else if (flag === '--format') {
+      const format = value();
+      if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(format)}`);
+      parsed.format = format;
+    } else if (flag === '--quiet' || flag === '-q') parsed.quiet = true;
+    else if (flag === '--max-file-size') {
+      parsed.maxFileSize = Number(value());
+      if (!Number.isSafeInteger(parsed.maxFileSize) || parsed.maxFileSize <= 0) throw new UsageError('--max-file-size must be a positive number of bytes');
+    } else if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
+    else if (dirSeen) throw new UsageError(`only one DIR may be given (got ${JSON.stringify(parsed.dir)} and ${JSON.stringify(flag)})`);
+    else {
+      parsed.dir = flag;
+      dirSeen = true;
+    }
+  }
+  return parsed;
+}
+
+async function runAudit(args: string[], io: Io): Promise<number> {
+  const options = parseAuditArgs(args);
+  const dir = nodePath.resolve(io.cwd, options.dir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    io.stderr(`flux-job-guard: cannot read directory ${options.dir}\n`);
+    return 2;
+  }
+  let fs: RepoFs = new NodeRepoFs(dir, options.maxFileSize);
+  let contractPath: string | undefined;
+  if (options.config !== null) {
+    const configAbsolute = nodePath.resolve(io.cwd, options.config);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(configAbsolute);
+    } catch {
+      io.stderr(`flux-job-guard: cannot read config ${options.config}\n`);
+      return 2;
+    }
+    contractPath = nodePath.relative((fs as NodeRepoFs).root, configAbsolute).split(nodePath.sep).join('/');
+    fs = withFile(fs, contractPath, decodeFile(bytes, options.maxFileSize));
+  }
+  const result = await audit(fs, { contractPath });
+  const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
+  const output =
+    options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
+  io.stdout(output);
+  return result.summary.errors > 0 ? 1 : 0;
+}
+
+/** A RepoFs that answers one path (the --config file, which may live outside DIR) from memory. */
+function withFile(fs: RepoFs, path: string, content: ReadResult): RepoFs {
+  return { listFiles: () => fs.listFiles(), read: (p) => (p === path ? Promise.resolve(content) : fs.read(p)) };
+}

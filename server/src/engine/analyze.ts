@@ -1,0 +1,85 @@
+// Analysis of one file: parse it, find its Job resources, run the Job rules,
+// and return findings plus the facts the contract checks and the summary
+// need. Pure: the caller supplies the text, the file's role and the contract.
+import type { Contract, TtlEntry, TtlListName } from './contract/model';
+import { contractEntryEdit } from './contract/edit';
+import { isJobDocument, jobFacts } from './jobs';
+import { JOB_RULES } from './rules';
+import type { JobCoverage, JobRuleContext } from './rules/rule';
+import { LineIndex } from './text';
+import type { Finding, Fix, RuleMeta } from './types';
+import { parseYamlFile, ParsedDocument } from './yaml-docs';
+import { YAML_SYNTAX } from './rules/catalogue';
+
+/** How a file takes part in the repository (decided by the repository index). */
+export type FileRole = 'resource' | 'patch' | 'chart-template';
+
+export interface JobRecord {
+  name: string | null;
+  /** null: no TTL under spec; else its value (null when invalid). */
+  ttl: { value: number | null } | null;
+}
+
+export interface FileAnalysis {
+  findings: Finding[];
+  jobs: JobRecord[];
+}
+
+export interface FileInput {
+  file: string;
+  text: string;
+  role: FileRole;
+  contract: Contract;
+}
+
+export function coverageOf(contract: Contract, file: string, name: string | null): JobCoverage {
+  const covers = (entry: TtlEntry) => entry.file === file && (entry.job === null || entry.job === name);
+  return { noFinishTimeout: contract.noFinishTimeout.filter(covers), otherFinishTimeout: contract.otherFinishTimeout.filter(covers) };
+}
+
+export function analyzeFile(input: FileInput, documents: ParsedDocument[] = parseYamlFile(input.text)): FileAnalysis {
+  if (input.role === 'chart-template') return { findings: [], jobs: [] }; // Helm templates are not YAML until rendered
+  const lines = new LineIndex(input.text);
+  const findings: Finding[] = [];
+  const jobs: JobRecord[] = [];
+  for (const parsed of documents) {
+    if (parsed.errors.length > 0) {
+      const error = parsed.errors[0];
+      findings.push(makeFinding(YAML_SYNTAX, input.file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null));
+      continue;
+    }
+    if (input.role !== 'resource' || !isJobDocument(parsed)) continue;
+    const job = jobFacts(parsed);
+    jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
+    const context = jobRuleContext(input, lines, job.name);
+    for (const rule of JOB_RULES) findings.push(...rule.check(job, context));
+  }
+  return { findings, jobs };
+}
+
+export function makeFinding(meta: RuleMeta, file: string, lines: LineIndex, span: [number, number], message: string, job: string | null, fixes?: Fix[]): Finding {
+  const finding: Finding = { rule: meta.id, severity: meta.defaultSeverity === 'off' ? 'info' : meta.defaultSeverity, file, range: lines.range(span[0], span[1]), message, job };
+  if (fixes && fixes.length > 0) finding.fixes = fixes;
+  return finding;
+}
+
+function jobRuleContext(input: FileInput, lines: LineIndex, name: string | null): JobRuleContext {
+  const { file, text, contract } = input;
+  return {
+    file,
+    text,
+    lines,
+    contract,
+    coverage: coverageOf(contract, file, name),
+    finding: (meta, span, message, fixes) => makeFinding(meta, file, lines, span, message, name, fixes),
+    fix: (title, edits, preferred) => ({
+      title,
+      edits: edits.map((edit) => ({ file, range: lines.range(edit.start, edit.end), newText: edit.newText })),
+      ...(preferred ? { preferred } : {}),
+    }),
+    contractFix: (title: string, list: TtlListName, value?: number) => {
+      const edit = contractEntryEdit(contract, list, file, name, value);
+      return edit ? { title, edits: [edit] } : null;
+    },
+  };
+}

@@ -1,0 +1,143 @@
+// The whole-repository audit: the same per-file analysis the editor runs,
+// over every file under `jobs.include`, then the contract checks and the
+// summary. Used by the CLI, the server's "Audit Workspace" and the tests.
+import { analyzeFile, FileAnalysis, JobRecord, makeFinding, coverageOf } from './analyze';
+import { checkContractEntries, FileJobs, noJobsFinding } from './contract/checks';
+import { loadContract } from './contract/load';
+import type { Contract, Settings } from './contract/model';
+import { CONTRACT_FILE_NAME, contractDir } from './contract/model';
+import { matchesAny } from './glob';
+import { isYamlPath } from './paths';
+import { RepoFs, ReadResult } from './repo-fs';
+import { RepoIndex } from './repo-index';
+import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
+import { RULE_IDS } from './rules';
+import { applySeverities } from './severity';
+import { LineIndex } from './text';
+import type { Finding } from './types';
+
+export interface Summary {
+  files: number;
+  jobs: number;
+  withTtl: number;
+  keepNone: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface AuditResult {
+  contract: Contract;
+  findings: Finding[];
+  summary: Summary;
+}
+
+export interface AuditOptions {
+  /** Repository-relative path of the contract file. */
+  contractPath?: string;
+  settings?: Settings;
+}
+
+const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
+
+/** Whether the audit looks at a file: a YAML file under `include`, not under `exclude`. */
+export function isAudited(contract: Contract, path: string): boolean {
+  if (!isYamlPath(path) || ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
+  const relative = relativeToContract(contract, path);
+  return relative !== null && matchesAny(relative, contract.include) && !matchesAny(relative, contract.exclude);
+}
+
+/** Globs are relative to the contract file's folder. */
+function relativeToContract(contract: Contract, path: string): string | null {
+  const dir = contractDir(contract.path);
+  if (dir === '') return path;
+  return path.startsWith(dir + '/') ? path.slice(dir.length + 1) : null;
+}
+
+export async function readContract(fs: RepoFs, options: AuditOptions) {
+  const path = options.contractPath ?? CONTRACT_FILE_NAME;
+  const read = await fs.read(path);
+  const text = read.kind === 'text' ? read.text : undefined;
+  const loaded = loadContract(path, text, options.settings ?? {}, RULE_IDS);
+  if (read.kind === 'skipped') {
+    loaded.findings.push({ rule: 'contract-invalid', severity: 'error', file: path, range: new LineIndex('').range(0, 0), message: `The contract file cannot be read: ${read.reason}.`, job: null });
+  }
+  return loaded;
+}
+
+export async function buildRepoIndex(fs: RepoFs, files: string[]): Promise<RepoIndex> {
+  const index = new RepoIndex();
+  for (const path of files.filter(RepoIndex.isIndexed)) {
+    const read = await fs.read(path);
+    index.update(path, read.kind === 'text' ? read.text : undefined);
+  }
+  return index;
+}
+
+/** A finding for a file that could not be analysed. */
+export function skippedFinding(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding {
+  const meta = read.notYaml ? YAML_SYNTAX : FILE_SKIPPED;
+  return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
+}
+
+export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
+  const { contract, findings: contractFindings } = await readContract(fs, options);
+  const files = (await fs.listFiles()).sort();
+  const index = await buildRepoIndex(fs, files);
+  const findings: Finding[] = [...contractFindings];
+  const analyses = new Map<string, FileAnalysis | null>();
+
+  const analyzePath = async (path: string): Promise<FileAnalysis | null> => {
+    if (analyses.has(path)) return analyses.get(path)!;
+    const read = await fs.read(path);
+    let analysis: FileAnalysis | null = null;
+    if (read.kind === 'text') analysis = analyzeFile({ file: path, text: read.text, role: index.roleOf(path), contract });
+    else if (read.kind === 'skipped') analysis = { findings: [skippedFinding(path, read)], jobs: [] };
+    analyses.set(path, analysis);
+    return analysis;
+  };
+
+  for (const path of files.filter((file) => isAudited(contract, file))) {
+    findings.push(...(await analyzePath(path))!.findings);
+  }
+  // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
+  const jobsIn = new Map<string, FileJobs>();
+  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
+    if (jobsIn.has(entry.file)) continue;
+    const analysis = await analyzePath(entry.file);
+    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
+  }
+  findings.push(...checkContractEntries(contract, (file) => jobsIn.get(file)!));
+
+  const audited = [...analyses.entries()].filter(([path, analysis]) => analysis && isAudited(contract, path));
+  const summary = summarize(contract, audited.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));
+  if (summary.jobs === 0) findings.push(noJobsFinding(contract));
+  const final = sortFindings(applySeverities(findings, contract.rules));
+  summary.errors = final.filter((finding) => finding.severity === 'error').length;
+  summary.warnings = final.filter((finding) => finding.severity === 'warning').length;
+  return { contract, findings: final, summary };
+}
+
+export function summarize(contract: Contract, files: Array<{ path: string; jobs: JobRecord[] }>): Summary {
+  const summary: Summary = { files: 0, jobs: 0, withTtl: 0, keepNone: 0, errors: 0, warnings: 0 };
+  for (const { path, jobs } of files) {
+    if (jobs.length > 0) summary.files++;
+    for (const job of jobs) {
+      summary.jobs++;
+      if (job.ttl !== null) summary.withTtl++;
+      else if (coverageOf(contract, path, job.name).noFinishTimeout.length > 0) summary.keepNone++;
+    }
+  }
+  return summary;
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  const key = (f: Finding) => [f.file, f.range.start.line, f.range.start.character, f.rule] as const;
+  return [...findings].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] < kb[i]) return -1;
+      if (ka[i] > kb[i]) return 1;
+    }
+    return 0;
+  });
+}

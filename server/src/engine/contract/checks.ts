@@ -1,0 +1,78 @@
+// The contract checked against the manifests, in both directions: every entry
+// must name an existing file, a Job in it, and still match it; no Job may be
+// covered twice; and an audit that finds zero Jobs fails.
+import type { JobRecord } from '../analyze';
+import { makeFinding } from '../analyze';
+import { CONTRACT_DUPLICATE, CONTRACT_FILE_MISSING, CONTRACT_NO_JOB, CONTRACT_NO_JOBS, CONTRACT_STALE } from '../rules/catalogue';
+import { LineIndex } from '../text';
+import type { Finding, RuleMeta } from '../types';
+import type { Contract, Span, TtlEntry } from './model';
+
+/** What the repository holds at a path an entry names. */
+export type FileJobs = { exists: false } | { exists: true; jobs: JobRecord[] };
+
+export function checkContractEntries(contract: Contract, jobsIn: (file: string) => FileJobs): Finding[] {
+  const lines = new LineIndex(contract.text);
+  const findings: Finding[] = [];
+  const report = (meta: RuleMeta, entry: TtlEntry, span: Span | undefined, message: string) =>
+    findings.push(makeFinding(meta, contract.path, lines, span ?? entry.spans.file, message, entry.job));
+  const coveredBy = new Map<string, TtlEntry>();
+  const entries = [...contract.noFinishTimeout, ...contract.otherFinishTimeout].sort((a, b) => a.spans.item[0] - b.spans.item[0]);
+
+  for (const entry of entries) {
+    const where = `${entry.list} entry ${entry.job === null ? `for ${entry.fileAsWritten}` : `"${entry.job}"`}`;
+    const state = jobsIn(entry.file);
+    if (!state.exists) {
+      report(CONTRACT_FILE_MISSING, entry, entry.spans.file, `The ${where} names ${entry.fileAsWritten}, which does not exist. Remove the entry, or correct the path.`);
+      markCovered(coveredBy, entry, [`${entry.file}#${entry.job ?? '*'}`], report);
+      continue;
+    }
+    const covered = state.jobs.filter((job) => entry.job === null || job.name === entry.job);
+    if (covered.length === 0) {
+      const message = entry.job === null || state.jobs.length === 0
+        ? `The ${where} names ${entry.fileAsWritten}, which holds no Job resource. Remove the entry, or correct the path.`
+        : `The ${where} names a Job that is not in ${entry.fileAsWritten} (it holds ${state.jobs.map((job) => `"${job.name}"`).join(', ')}). Remove the entry, or correct the name.`;
+      report(CONTRACT_NO_JOB, entry, entry.job === null || state.jobs.length === 0 ? entry.spans.file : entry.spans.job, message);
+      continue;
+    }
+    const stale = staleMessage(entry, covered);
+    if (stale) report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? entry.spans.value ?? entry.spans.job : entry.spans.job, `The ${where} is stale: ${stale}`);
+    markCovered(coveredBy, entry, covered.map((job) => `${entry.file}#${job.name}`), report);
+  }
+  return findings;
+}
+
+function staleMessage(entry: TtlEntry, covered: JobRecord[]): string | null {
+  const label = (job: JobRecord) => `Job "${job.name}"`;
+  if (entry.list === 'noFinishTimeout') {
+    const withTtl = covered.filter((job) => job.ttl !== null);
+    return withTtl.length === 0 ? null : `${withTtl.map(label).join(', ')} now set${withTtl.length === 1 ? 's' : ''} ttlSecondsAfterFinished. Remove the TTL, or remove the entry.`;
+  }
+  const differing = covered.filter((job) => job.ttl?.value !== entry.value);
+  if (differing.length === 0 || entry.value === null) return null;
+  const described = differing.map((job) => `${label(job)} ${job.ttl === null ? 'sets no TTL' : job.ttl.value === null ? 'sets an invalid TTL' : `sets ${job.ttl.value}`}`);
+  return `it allows ${entry.value}, but ${described.join(', ')}. Update the value, or remove the entry.`;
+}
+
+function markCovered(coveredBy: Map<string, TtlEntry>, entry: TtlEntry, keys: string[], report: (meta: RuleMeta, entry: TtlEntry, span: Span | undefined, message: string) => void): void {
+  for (const key of keys) {
+    const earlier = coveredBy.get(key);
+    if (earlier) {
+      const name = key.slice(key.indexOf('#') + 1);
+      const job = name === '*' ? `the Jobs of ${entry.fileAsWritten}` : `Job "${name}"`;
+      const where = earlier.list === entry.list ? `twice in ${entry.list}` : `by both noFinishTimeout and otherFinishTimeout`;
+      report(CONTRACT_DUPLICATE, entry, entry.spans.job ?? entry.spans.file, `${job} is covered ${where}: keep one entry.`);
+      return;
+    }
+  }
+  for (const key of keys) coveredBy.set(key, entry);
+}
+
+/** `contract-no-jobs`: on `jobs.include` when the contract file has one, else on its first line. */
+export function noJobsFinding(contract: Contract): Finding {
+  const lines = new LineIndex(contract.text);
+  const span: Span = contract.includeSpan ?? [0, Math.min(lines.lineEnd(0), contract.text.length)];
+  const where = contract.include.length > 0 ? `under ${contract.include.join(', ')}` : 'anywhere';
+  const message = `The audit found zero Job resources ${where}. A search that finds nothing must not look like success: check jobs.include and jobs.exclude.`;
+  return makeFinding(CONTRACT_NO_JOBS, contract.path, lines, span, message, null);
+}

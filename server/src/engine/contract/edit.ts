@@ -1,0 +1,40 @@
+// Quick-fix edits of the contract file: add a Job to a list (creating the
+// file or the keys when they are missing) or update an entry's value. The
+// reason is a placeholder a person must replace.
+import { LineIndex, lineEnding } from '../text';
+import type { FileEdit } from '../types';
+import { appendListEntry, yamlString } from '../yaml-edit';
+import { asMap, parseYamlFile } from '../yaml-docs';
+import { relativePath } from '../paths';
+import { Contract, contractDir, TtlListName } from './model';
+
+export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';
+
+export function contractEntryEdit(contract: Contract, list: TtlListName, file: string, job: string | null, value?: number): FileEdit | null {
+  const existing = contract.otherFinishTimeout.find((entry) => entry.file === file && entry.job === job && entry.spans.value);
+  if (list === 'otherFinishTimeout' && existing && value !== undefined) {
+    const lines = new LineIndex(contract.text);
+    return { file: contract.path, range: lines.range(existing.spans.value![0], existing.spans.value![1]), newText: String(value) };
+  }
+  const itemLines = [`file: ${yamlString(relativePath(contractDir(contract.path), file))}`];
+  if (job !== null) itemLines.push(`job: ${yamlString(job)}`);
+  if (list === 'otherFinishTimeout') itemLines.push(`value: ${value}`);
+  itemLines.push(`reason: ${REASON_PLACEHOLDER}`);
+  if (!contract.exists) {
+    const body = ['ttl:', `  ${list}:`, ...itemLines.map((line, i) => `    ${i === 0 ? '- ' : '  '}${line}`)].join('\n');
+    return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
+  }
+  const [parsed] = parseYamlFile(contract.text);
+  if (parsed && parsed.errors.length > 0) return null;
+  const root = parsed ? asMap(parsed.doc, parsed.doc.contents) : null;
+  if (parsed && parsed.doc.contents !== null && !root) return null;
+  const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, ['ttl', list], itemLines);
+  if (!edit) return null;
+  const lines = new LineIndex(contract.text);
+  void lineEnding;
+  return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };
+}
+
+function zeroRange() {
+  return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+}

@@ -1,0 +1,378 @@
+// Reads the contract file and checks it against contract.md's schema. Every
+// problem becomes a `contract-invalid` (or `contract-reason-missing`) finding
+// on the key that is wrong; the rest of the file still counts.
+import { LineIndex } from '../text';
+import type { Finding, SeveritySetting } from '../types';
+import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFile, ParsedDocument, YAMLMap } from '../yaml-docs';
+import {
+  Contract,
+  contractDir,
+  DEFAULT_CONVERGENCE_NOTE,
+  DEFAULT_INCLUDE,
+  DEFAULT_REQUIRED_TTL,
+  ExternalAccount,
+  Settings,
+  Span,
+  SubstitutionMode,
+  TtlEntry,
+  TtlListName,
+} from './model';
+import { joinRepoPath } from '../paths';
+import { globProblem } from '../glob';
+
+export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'info', 'off'];
+
+const SCHEMA: Record<string, readonly string[]> = {
+  '': ['jobs', 'ttl', 'serviceAccounts', 'flux', 'rules'],
+  jobs: ['include', 'exclude'],
+  ttl: ['required', 'convergenceNote', 'noFinishTimeout', 'otherFinishTimeout'],
+  'ttl.noFinishTimeout[]': ['file', 'job', 'reason'],
+  'ttl.otherFinishTimeout[]': ['file', 'job', 'value', 'reason'],
+  serviceAccounts: ['external'],
+  'serviceAccounts.external[]': ['name', 'namespace', 'reason'],
+  flux: ['substitution', 'strict'],
+};
+
+export interface LoadedContract {
+  contract: Contract;
+  findings: Finding[];
+}
+
+/** The contract that applies when a repository has no contract file. */
+export function defaultContract(path: string, settings: Settings = {}): Contract {
+  return {
+    path,
+    exists: false,
+    text: '',
+    include: [...DEFAULT_INCLUDE],
+    exclude: [],
+    requiredTtl: settings.requiredTtl ?? DEFAULT_REQUIRED_TTL,
+    convergenceNote: DEFAULT_CONVERGENCE_NOTE,
+    noFinishTimeout: [],
+    otherFinishTimeout: [],
+    externalAccounts: [],
+    substitution: 'auto',
+    strict: true,
+    rules: { ...settings.rules },
+    includeSpan: null,
+  };
+}
+
+/**
+ * @param path repository-relative path of the contract file
+ * @param text its content, or undefined when there is no file
+ * @param knownRules rule ids the `rules:` map may name
+ */
+export function loadContract(path: string, text: string | undefined, settings: Settings, knownRules: ReadonlySet<string>): LoadedContract {
+  const contract = defaultContract(path, settings);
+  if (text === undefined) return { contract, findings: [] };
+  contract.exists = true;
+  contract.text = text;
+  const reader = new ContractReader(contract, text, knownRules);
+  reader.read();
+  return { contract, findings: reader.findings };
+}
+
+class ContractReader {
+  readonly findings: Finding[] = [];
+  private readonly lines: LineIndex;
+  private parsed!: ParsedDocument;
+  private doc!: Document;
+
+  constructor(private readonly contract: Contract, private readonly text: string, private readonly knownRules: ReadonlySet<string>) {
+    this.lines = new LineIndex(text);
+  }
+
+  read(): void {
+    const docs = parseYamlFile(this.text).filter((d) => d.doc.contents !== null || d.errors.length > 0);
+    if (docs.length === 0) return; // an empty contract file: every default applies
+    for (const error of docs.flatMap((d) => d.errors)) {
+      this.report('contract-invalid', [error.start, error.end], `The contract file is not valid YAML: ${error.message}`);
+    }
+    if (docs.some((d) => d.errors.length > 0)) return;
+    if (docs.length > 1) this.report('contract-invalid', this.spanOf(docs[1].doc.contents) ?? [0, 0], 'The contract file must hold one YAML document.');
+    this.parsed = docs[0];
+    this.doc = docs[0].doc;
+    const root = this.map(this.doc.contents, '(root)');
+    if (!root) return;
+    this.checkKeys(root, '');
+    this.readJobs(this.map(findPair(root, 'jobs')?.value, 'jobs'));
+    this.readTtl(this.map(findPair(root, 'ttl')?.value, 'ttl'));
+    this.readServiceAccounts(this.map(findPair(root, 'serviceAccounts')?.value, 'serviceAccounts'));
+    this.readFlux(this.map(findPair(root, 'flux')?.value, 'flux'));
+    this.readRules(this.map(findPair(root, 'rules')?.value, 'rules'));
+  }
+
+  private readJobs(jobs: YAMLMap | null): void {
+    if (!jobs) return;
+    this.checkKeys(jobs, 'jobs');
+    const include = findPair(jobs, 'include');
+    if (include) {
+      this.contract.includeSpan = this.spanOf(include.key);
+      const globs = this.stringList(include, 'jobs.include');
+      if (globs) this.contract.include = globs;
+    }
+    const exclude = findPair(jobs, 'exclude');
+    if (exclude) this.contract.exclude = this.stringList(exclude, 'jobs.exclude') ?? [];
+  }
+
+  private readTtl(ttl: YAMLMap | null): void {
+    if (!ttl) return;
+    this.checkKeys(ttl, 'ttl');
+    const required = this.integer(findPair(ttl, 'required'), 'ttl.required');
+    if (required !== null) this.contract.requiredTtl = required;
+    const note = this.string(findPair(ttl, 'convergenceNote'), 'ttl.convergenceNote');
+    if (note !== null) {
+      if (note.trim() === '') this.report('contract-invalid', this.spanOf(findPair(ttl, 'convergenceNote')!.value)!, '`ttl.convergenceNote` must not be empty.');
+      else this.contract.convergenceNote = note.trim();
+    }
+    this.contract.noFinishTimeout = this.ttlList(ttl, 'noFinishTimeout');
+    this.contract.otherFinishTimeout = this.ttlList(ttl, 'otherFinishTimeout');
+  }
+
+  private ttlList(ttl: YAMLMap, list: TtlListName): TtlEntry[] {
+    const key = `ttl.${list}`;
+    const items = this.sequence(findPair(ttl, list), key);
+    const entries: TtlEntry[] = [];
+    items.forEach((item, index) => {
+      const where = `${key}[${index}]`;
+      const map = this.map(item, where);
+      if (!map) return;
+      this.checkKeys(map, `${key}[]`, where);
+      const itemSpan = this.spanOf(map)!;
+      const filePair = findPair(map, 'file');
+      const fileAsWritten = this.string(filePair, `${where}.file`);
+      if (!filePair) this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`file\`: name the manifest the entry is about.`);
+      if (fileAsWritten === null) return;
+      const file = this.repoPath(fileAsWritten, filePair!, `${where}.file`);
+      if (file === null) return;
+      const value = list === 'otherFinishTimeout' ? this.integer(findPair(map, 'value'), `${where}.value`) : null;
+      if (list === 'otherFinishTimeout' && !findPair(map, 'value')) {
+        this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`value\`: say which finish timeout the Job keeps.`);
+      }
+      const jobPair = findPair(map, 'job');
+      const reasonPair = findPair(map, 'reason');
+      const job = this.string(jobPair, `${where}.job`);
+      const reason = this.reason(reasonPair, itemSpan, where);
+      entries.push({
+        list,
+        file,
+        fileAsWritten,
+        job,
+        value,
+        reason,
+        spans: {
+          item: itemSpan,
+          file: this.spanOf(filePair!.value)!,
+          job: jobPair ? this.spanOf(jobPair.value) ?? undefined : undefined,
+          value: list === 'otherFinishTimeout' ? this.spanOf(findPair(map, 'value')?.value) ?? undefined : undefined,
+          reason: reasonPair ? this.spanOf(reasonPair.value) ?? undefined : undefined,
+        },
+      });
+    });
+    return entries;
+  }
+
+  private readServiceAccounts(accounts: YAMLMap | null): void {
+    if (!accounts) return;
+    this.checkKeys(accounts, 'serviceAccounts');
+    const items = this.sequence(findPair(accounts, 'external'), 'serviceAccounts.external');
+    items.forEach((item, index) => {
+      const where = `serviceAccounts.external[${index}]`;
+      const map = this.map(item, where);
+      if (!map) return;
+      this.checkKeys(map, 'serviceAccounts.external[]', where);
+      const itemSpan = this.spanOf(map)!;
+      const namePair = findPair(map, 'name');
+      const name = this.string(namePair, `${where}.name`);
+      if (!namePair) this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`name\`: name the ServiceAccount.`);
+      if (name === null) return;
+      const namespacePair = findPair(map, 'namespace');
+      const account: ExternalAccount = {
+        name,
+        namespace: this.string(namespacePair, `${where}.namespace`),
+        reason: this.reason(findPair(map, 'reason'), itemSpan, where),
+        spans: { item: itemSpan, name: this.spanOf(namePair!.value)!, namespace: this.spanOf(namespacePair?.value) ?? undefined },
+      };
+      this.contract.externalAccounts.push(account);
+    });
+  }
+
+  private readFlux(flux: YAMLMap | null): void {
+    if (!flux) return;
+    this.checkKeys(flux, 'flux');
+    const mode = this.string(findPair(flux, 'substitution'), 'flux.substitution');
+    if (mode !== null) {
+      if (mode === 'auto' || mode === 'always' || mode === 'never') this.contract.substitution = mode as SubstitutionMode;
+      else this.report('contract-invalid', this.spanOf(findPair(flux, 'substitution')!.value)!, '`flux.substitution` must be one of auto, always, never.');
+    }
+    const strict = findPair(flux, 'strict');
+    if (strict) {
+      const value = isScalar(strict.value) ? strict.value.value : undefined;
+      if (typeof value === 'boolean') this.contract.strict = value;
+      else this.report('contract-invalid', this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
+    }
+  }
+
+  private readRules(rules: YAMLMap | null): void {
+    if (!rules) return;
+    for (const pair of rules.items) {
+      const id = keyText(pair);
+      const keySpan = this.spanOf(pair.key) ?? [0, 0];
+      if (id === null || !this.knownRules.has(id)) {
+        this.report('contract-invalid', keySpan, `Unknown rule \`rules.${id ?? '?'}\`${suggestion(id ?? '', [...this.knownRules])}.`);
+        continue;
+      }
+      const value = isScalar(pair.value) ? pair.value.value : undefined;
+      if (typeof value === 'string' && (SEVERITY_SETTINGS as string[]).includes(value)) this.contract.rules[id] = value as SeveritySetting;
+      else this.report('contract-invalid', this.spanOf(pair.value) ?? keySpan, `\`rules.${id}\` must be one of ${SEVERITY_SETTINGS.join(', ')}.`);
+    }
+  }
+
+  // ---- typed readers: each reports `contract-invalid` naming the key, and returns null ----
+
+  private checkKeys(map: YAMLMap, schemaKey: string, where = schemaKey): void {
+    const allowed = SCHEMA[schemaKey];
+    const seen = new Set<string>();
+    for (const pair of map.items) {
+      const key = keyText(pair);
+      const keySpan = this.spanOf(pair.key) ?? this.spanOf(map)!;
+      const path = where ? `${where}.${key}` : String(key);
+      if (key === null || !allowed.includes(key)) {
+        this.report('contract-invalid', keySpan, `Unknown key \`${path}\`${suggestion(key ?? '', allowed)}.`);
+      } else if (seen.has(key)) {
+        this.report('contract-invalid', keySpan, `Key \`${path}\` is written twice.`);
+      }
+      if (key !== null) seen.add(key);
+    }
+  }
+
+  private map(node: unknown, where: string): YAMLMap | null {
+    if (node === undefined || node === null || (isScalar(node) && node.value === null)) return null;
+    const map = asMap(this.doc, node);
+    if (!map) this.report('contract-invalid', this.spanOf(node) ?? [0, 0], `\`${where}\` must be a mapping.`);
+    return map;
+  }
+
+  private sequence(pair: Pair | undefined, where: string): unknown[] {
+    if (!pair || (isScalar(pair.value) && pair.value.value === null)) return [];
+    const seq = asSeq(this.doc, pair.value);
+    if (!seq) {
+      this.report('contract-invalid', this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a list.`);
+      return [];
+    }
+    return seq.items;
+  }
+
+  private string(pair: Pair | undefined, where: string): string | null {
+    if (!pair) return null;
+    if (isScalar(pair.value) && typeof pair.value.value === 'string') return pair.value.value;
+    this.report('contract-invalid', this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a string.`);
+    return null;
+  }
+
+  private stringList(pair: Pair, where: string): string[] | null {
+    const items = this.sequence(pair, where);
+    const strings: string[] = [];
+    items.forEach((item, index) => {
+      const span = this.spanOf(item) ?? this.spanOf(pair.key)!;
+      if (!isScalar(item) || typeof item.value !== 'string') {
+        this.report('contract-invalid', span, `\`${where}[${index}]\` must be a string.`);
+        return;
+      }
+      const problem = globProblem(item.value);
+      if (problem) this.report('contract-invalid', span, `\`${where}[${index}]\`: ${problem}`);
+      else strings.push(item.value);
+    });
+    return strings;
+  }
+
+  private integer(pair: Pair | undefined, where: string): number | null {
+    if (!pair) return null;
+    const node = pair.value;
+    const source = isScalar(node) ? node.source : undefined;
+    if (isScalar(node) && typeof node.value === 'number' && Number.isSafeInteger(node.value) && node.value >= 0 && /^[0-9]+$/.test(source ?? '')) {
+      return node.value;
+    }
+    this.report('contract-invalid', this.spanOf(node) ?? this.spanOf(pair.key)!, `\`${where}\` must be a non-negative integer.`);
+    return null;
+  }
+
+  private reason(pair: Pair | undefined, itemSpan: Span, where: string): string {
+    const reason = pair && isScalar(pair.value) && typeof pair.value.value === 'string' ? pair.value.value.trim() : '';
+    if (pair && isScalar(pair.value) && pair.value.value !== null && typeof pair.value.value !== 'string') {
+      this.report('contract-invalid', this.spanOf(pair.value)!, `\`${where}.reason\` must be a string.`);
+    } else if (reason === '') {
+      const span = pair ? this.spanOf(pair.value) ?? this.spanOf(pair.key)! : this.firstLine(itemSpan);
+      this.report('contract-reason-missing', span, `\`${where}\` has no reason: write down why this Job is an exception.`);
+    }
+    return reason;
+  }
+
+  /** A contract `file:` must stay inside the repository and name one file. */
+  private repoPath(written: string, pair: Pair, where: string): string | null {
+    const span = this.spanOf(pair.value)!;
+    if (written.trim() === '') {
+      this.report('contract-invalid', span, `\`${where}\` is empty: name the manifest the entry is about.`);
+      return null;
+    }
+    if (/[*?[{]/.test(written)) {
+      this.report('contract-invalid', span, `\`${where}\` must name one file, not a glob.`);
+      return null;
+    }
+    const resolved = joinRepoPath(contractDir(this.contract.path), written);
+    if (resolved === null) {
+      this.report('contract-invalid', span, `\`${where}\` points outside the repository (${written}): entries name files inside it.`);
+      return null;
+    }
+    return resolved;
+  }
+
+  private spanOf(node: unknown): Span | null {
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    return range ? [this.parsed.base + range[0], this.parsed.base + range[1]] : null;
+  }
+
+  private firstLine(span: Span): Span {
+    const position = this.lines.position(span[0]);
+    return [span[0], Math.max(span[0], Math.min(span[1], this.lines.lineEnd(position.line)))];
+  }
+
+  private report(rule: string, span: Span, message: string): void {
+    this.findings.push({
+      rule,
+      severity: 'error',
+      file: this.contract.path,
+      range: this.lines.range(span[0], span[1]),
+      message,
+      job: null,
+    });
+  }
+}
+
+/** ` (did you mean `x`?)` when a close name exists. */
+function suggestion(word: string, candidates: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best ? ` (did you mean \`${best}\`?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

@@ -1,0 +1,68 @@
+// The contract file (`.flux-job-guard.yaml`) as the engine sees it, with the
+// source spans of every entry so findings can point at them.
+import type { SeveritySetting } from '../types';
+
+export const CONTRACT_FILE_NAME = '.flux-job-guard.yaml';
+export const DEFAULT_INCLUDE = ['**/*.yaml', '**/*.yml'];
+export const DEFAULT_REQUIRED_TTL = 86400;
+export const DEFAULT_CONVERGENCE_NOTE = 'converges:';
+
+/** [start, end) offsets in the contract file. */
+export type Span = [number, number];
+
+export type TtlListName = 'noFinishTimeout' | 'otherFinishTimeout';
+
+export interface TtlEntry {
+  list: TtlListName;
+  /** Repository-relative path of the manifest (resolved against the contract's folder). */
+  file: string;
+  /** The path as written in the contract. */
+  fileAsWritten: string;
+  job: string | null;
+  /** otherFinishTimeout only. */
+  value: number | null;
+  reason: string;
+  spans: { item: Span; file: Span; job?: Span; value?: Span; reason?: Span };
+}
+
+export interface ExternalAccount {
+  name: string;
+  namespace: string | null;
+  reason: string;
+  spans: { item: Span; name: Span; namespace?: Span };
+}
+
+export type SubstitutionMode = 'auto' | 'always' | 'never';
+
+export interface Contract {
+  /** Repository-relative path of the contract file (it may not exist). */
+  path: string;
+  exists: boolean;
+  /** The contract file's text, '' when it does not exist. */
+  text: string;
+  include: string[];
+  exclude: string[];
+  requiredTtl: number;
+  convergenceNote: string;
+  noFinishTimeout: TtlEntry[];
+  otherFinishTimeout: TtlEntry[];
+  externalAccounts: ExternalAccount[];
+  substitution: SubstitutionMode;
+  strict: boolean;
+  rules: Record<string, SeveritySetting>;
+  /** Where `jobs.include` is written, for `contract-no-jobs`. */
+  includeSpan: Span | null;
+}
+
+/** What editor settings (or CLI flags) say; the contract file wins where both speak. */
+export interface Settings {
+  requiredTtl?: number;
+  rules?: Record<string, SeveritySetting>;
+}
+
+/** The folder contract paths and globs are relative to: the contract's own, or the root for a contract outside it. */
+export function contractDir(contractPath: string): string {
+  if (contractPath.startsWith('../')) return '';
+  const slash = contractPath.lastIndexOf('/');
+  return slash === -1 ? '' : contractPath.slice(0, slash);
+}

@@ -1,0 +1,23 @@
+// The registry of rules: Job rules run per Job; the catalogue lists every id.
+import type { RuleMeta } from '../types';
+import * as catalogue from './catalogue';
+import type { JobRule } from './rule';
+import { ttlConvergenceNote } from './ttl-convergence-note';
+import { ttlForbidden } from './ttl-forbidden';
+import { ttlInvalid } from './ttl-invalid';
+import { ttlMisplaced } from './ttl-misplaced';
+import { ttlMissing } from './ttl-missing';
+import { ttlUnexpectedValue } from './ttl-unexpected-value';
+
+export const JOB_RULES: readonly JobRule[] = [ttlMissing, ttlUnexpectedValue, ttlForbidden, ttlMisplaced, ttlInvalid, ttlConvergenceNote];
+
+export const ALL_RULES: readonly RuleMeta[] = [
+  ...JOB_RULES.map((rule) => rule.meta),
+  ...Object.values(catalogue).filter((value): value is RuleMeta => typeof value === 'object' && value !== null && 'id' in value),
+].sort((a, b) => a.id.localeCompare(b.id));
+
+export const RULE_IDS: ReadonlySet<string> = new Set(ALL_RULES.map((rule) => rule.id));
+
+export function ruleMeta(id: string): RuleMeta | undefined {
+  return ALL_RULES.find((rule) => rule.id === id);
+}

@@ -1,0 +1,24 @@
+/**
+ * ttl-convergence-note: a Job sets the required TTL but no comment starting
+ * with the convergence marker stands directly above the key or at the end of
+ * its line (or the comment is still the inserted placeholder). The TTL makes
+ * Flux re-run the Job about once a day; the comment is the record of why a
+ * second run converges. No fix: a person writes the reason.
+ */
+import { convergenceNote } from '../convergence';
+import { TTL_KEY } from '../jobs';
+import { jobLabel, JobRule } from './rule';
+
+export const ttlConvergenceNote: JobRule = {
+  meta: { id: 'ttl-convergence-note', defaultSeverity: 'warning', summary: 'A finish timeout without a comment saying why a re-run converges.' },
+  check(job, context) {
+    const { ttl } = job;
+    const marker = context.contract.convergenceNote;
+    if (!ttl || ttl.value !== context.contract.requiredTtl) return [];
+    const state = convergenceNote(context.lines, ttl.keySpan[0], ttl.valueSpan[1], marker);
+    if (state === 'present') return [];
+    const what = state === 'placeholder' ? `still has the placeholder \`# ${marker} TODO ...\`` : `has no \`# ${marker}\` comment`;
+    const message = `${TTL_KEY} of ${jobLabel(job)} ${what}: Flux re-creates the Job after the TTL deletes it, so it runs again about once a day. Say in the comment why a second run reaches the same state and does not fail.`;
+    return [context.finding(this.meta, ttl.keySpan, message)];
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * ttl-invalid: the TTL is not a non-negative integer (a quoted string, a
+ * float, a negative number, null). Kubernetes rejects the Job. Fix: write the
+ * integer it means, or the required value.
+ */
+import { TTL_KEY } from '../jobs';
+import type { Fix } from '../types';
+import { jobLabel, JobRule } from './rule';
+
+/** The non-negative integer a wrong TTL spells (`"86400"`, `8.64e4`), or null. */
+export function intendedInteger(source: string): number | null {
+  const unquoted = source.replace(/^(["'])(.*)\1$/s, '$2').trim();
+  if (unquoted === '' || !/^[0-9.eE+]+$/.test(unquoted)) return null;
+  const number = Number(unquoted);
+  return Number.isSafeInteger(number) && number >= 0 ? number : null;
+}
+
+export const ttlInvalid: JobRule = {
+  meta: { id: 'ttl-invalid', defaultSeverity: 'error', summary: 'ttlSecondsAfterFinished is not a non-negative integer.' },
+  check(job, context) {
+    const { ttl } = job;
+    if (!ttl || ttl.value !== null) return [];
+    const required = context.contract.requiredTtl;
+    const fixes: Fix[] = [];
+    const intended = intendedInteger(ttl.source);
+    const [start, end] = ttl.source === '' ? [ttl.keySpan[1] + 1, ttl.keySpan[1] + 1] : ttl.valueSpan;
+    const replaceWith = (text: string) => [{ start, end, newText: ttl.source === '' ? ` ${text}` : text }];
+    if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
+    if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));
+    const shown = ttl.source === '' ? 'no value' : ttl.source;
+    const message = `${TTL_KEY} of ${jobLabel(job)} is ${shown}, not a non-negative integer: Kubernetes rejects the Job. Write it as an integer such as ${intended ?? required}.`;
+    const span: [number, number] = ttl.source === '' ? ttl.keySpan : ttl.valueSpan;
+    return [context.finding(this.meta, span, message, fixes)];
+  },
+};

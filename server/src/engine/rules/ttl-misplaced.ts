@@ -1,0 +1,27 @@
+/**
+ * ttl-misplaced: `ttlSecondsAfterFinished` anywhere in a Job but directly
+ * under its `spec` (under `spec.template.spec`, `metadata`, ...), where
+ * Kubernetes ignores or rejects it. Fix: move it (with its comment) to `spec`.
+ */
+import { TTL_KEY } from '../jobs';
+import { insertIntoBlockMap } from '../yaml-edit';
+import { movedKeyLines, removeKeyEdit } from './ttl-edits';
+import { jobLabel, JobRule } from './rule';
+
+export const ttlMisplaced: JobRule = {
+  meta: { id: 'ttl-misplaced', defaultSeverity: 'error', summary: 'ttlSecondsAfterFinished sits somewhere Kubernetes ignores it.' },
+  check(job, context) {
+    const marker = context.contract.convergenceNote;
+    return job.misplaced.map((ttl) => {
+      const removal = removeKeyEdit(context.lines, ttl, marker);
+      const insertion = job.spec && !job.ttl
+        ? insertIntoBlockMap(context.text, context.lines, job.specKeySpan![0], job.spec, job.parsed.base, movedKeyLines(context.lines, ttl, marker))
+        : null;
+      const fixes = [];
+      if (removal && insertion) fixes.push(context.fix(`Move ${TTL_KEY} to spec`, [insertion, removal], true));
+      else if (removal && job.ttl) fixes.push(context.fix(`Remove the misplaced ${TTL_KEY} (spec already sets one)`, [removal], true));
+      const message = `${TTL_KEY} under \`${ttl.path.replace(new RegExp(`\\.${TTL_KEY}$`), '')}\` of ${jobLabel(job)} has no effect there: Kubernetes reads it only directly under the Job's spec. Move it to spec.`;
+      return context.finding(this.meta, ttl.keySpan, message, fixes);
+    });
+  },
+};

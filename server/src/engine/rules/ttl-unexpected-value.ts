@@ -1,0 +1,27 @@
+/**
+ * ttl-unexpected-value: the Job's TTL is a valid integer that differs from
+ * `ttl.required`, and no `otherFinishTimeout` entry allows exactly that value.
+ * Fixes: set it to the required value; record it in `otherFinishTimeout`.
+ */
+import { TTL_KEY } from '../jobs';
+import type { Fix } from '../types';
+import { jobLabel, JobRule } from './rule';
+
+export const ttlUnexpectedValue: JobRule = {
+  meta: { id: 'ttl-unexpected-value', defaultSeverity: 'error', summary: 'A Job keeps a finish timeout other than the required one without a contract entry.' },
+  check(job, context) {
+    const { ttl } = job;
+    const { contract, coverage } = context;
+    if (!ttl || ttl.value === null || ttl.value === contract.requiredTtl) return [];
+    if (coverage.noFinishTimeout.length > 0) return []; // ttl-forbidden speaks for it
+    if (coverage.otherFinishTimeout.some((entry) => entry.value === ttl.value)) return [];
+    const fixes: Fix[] = [context.fix(`Set ${TTL_KEY} to ${contract.requiredTtl}`, [{ start: ttl.valueSpan[0], end: ttl.valueSpan[1], newText: String(contract.requiredTtl) }], true)];
+    const verb = coverage.otherFinishTimeout.length > 0 ? 'Update' : 'Add';
+    const listFix = context.contractFix(`${verb} the otherFinishTimeout entry of ${jobLabel(job)} (value ${ttl.value})`, 'otherFinishTimeout', ttl.value);
+    if (listFix) fixes.push(listFix);
+    const allowed = coverage.otherFinishTimeout.map((entry) => entry.value).filter((value) => value !== null);
+    const why = allowed.length > 0 ? `its otherFinishTimeout entry allows ${allowed.join(', ')}` : 'no otherFinishTimeout entry allows it';
+    const message = `${jobLabel(job)} sets ${TTL_KEY}: ${ttl.value}, but the contract requires ${contract.requiredTtl} and ${why}. Set ${contract.requiredTtl}, or record the value and its reason in otherFinishTimeout.`;
+    return [context.finding(this.meta, ttl.valueSpan, message, fixes)];
+  },
+};

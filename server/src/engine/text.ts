@@ -1,0 +1,74 @@
+// Offsets <-> positions over one text, in UTF-16 code units (what JS strings
+// and LSP both count), plus the few facts about a file's bytes the fixes need.
+import type { Position, Range } from './types';
+
+export class LineIndex {
+  /** Offset of the first character of each line. */
+  private readonly starts: number[];
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.starts = starts;
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  lineStart(line: number): number {
+    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
+  }
+
+  /** End of a line's content, before its `\r\n` or `\n`. */
+  lineEnd(line: number): number {
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] - 1 : this.text.length;
+    return next > this.lineStart(line) && this.text[next - 1] === '\r' ? next - 1 : next;
+  }
+
+  lineText(line: number): string {
+    return this.text.slice(this.lineStart(line), this.lineEnd(line));
+  }
+
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid] <= clamped) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: clamped - this.starts[low] };
+  }
+
+  offset(position: Position): number {
+    if (position.line >= this.starts.length) return this.text.length;
+    return Math.min(this.lineStart(position.line) + position.character, this.lineEnd(position.line));
+  }
+
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(end) };
+  }
+}
+
+/** The line ending a fix must write: the file's own (CRLF files stay CRLF). */
+export function lineEnding(text: string): '\r\n' | '\n' {
+  const lf = text.indexOf('\n');
+  return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/** Leading spaces of a line (YAML indentation never uses tabs). */
+export function indentOf(line: string): string {
+  return /^ */.exec(line)![0];
+}
+
+/** A cheap, stable content hash (FNV-1a over UTF-16 units) for caches. */
+export function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36) + ':' + text.length.toString(36);
+}

@@ -1,0 +1,51 @@
+// Shared vocabulary of the engine. Nothing here knows about LSP or VS Code:
+// positions are 0-based lines and UTF-16 columns, exactly like LSP's, so the
+// server passes them through and the CLI adds 1.
+
+export type Severity = 'error' | 'warning' | 'info';
+export type SeveritySetting = Severity | 'off';
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** Replace `range` of `file` (relative to the repository root, `/`-separated) with `newText`. */
+export interface FileEdit {
+  file: string;
+  range: Range;
+  newText: string;
+  /** The file does not exist yet: create it with `newText` as its content. */
+  create?: boolean;
+}
+
+export interface Fix {
+  title: string;
+  edits: FileEdit[];
+  /** The fix VS Code should offer first (and the one `fixAll` applies). */
+  preferred?: boolean;
+}
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  /** Relative to the repository root, `/`-separated. */
+  file: string;
+  range: Range;
+  message: string;
+  /** `metadata.name` of the Job the finding is about, as written; null when not about one Job. */
+  job: string | null;
+  fixes?: Fix[];
+}
+
+export interface RuleMeta {
+  id: string;
+  defaultSeverity: SeveritySetting;
+  /** One line: what the rule reports. */
+  summary: string;
+}

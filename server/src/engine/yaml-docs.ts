@@ -1,0 +1,136 @@
+// A YAML file as a list of documents with exact source offsets. Each document
+// is parsed on its own (a file's `---` boundaries are cheap to find), so a
+// cache can keep the documents an edit did not touch.
+import { Alias, Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+
+export interface YamlProblem {
+  /** Offsets into the whole file. */
+  start: number;
+  end: number;
+  message: string;
+}
+
+export interface ParsedDocument {
+  /** Offset of the chunk in the file; every node range is relative to it. */
+  base: number;
+  /** The chunk's end offset in the file (exclusive). */
+  end: number;
+  doc: Document.Parsed;
+  errors: YamlProblem[];
+  /** The whole file's text (shared, not copied), for reading source slices. */
+  source: string;
+}
+
+/** Where each document starts: every line that opens with `---` (then space, tab or end of line). */
+export function documentBoundaries(text: string): number[] {
+  const starts = [0];
+  const marker = /^---(?=[ \t\r\n]|$)/gm;
+  for (let match = marker.exec(text); match; match = marker.exec(text)) {
+    if (match.index > 0) starts.push(directivesStart(text, match.index));
+  }
+  return starts;
+}
+
+/** `%YAML`/`%TAG` lines belong to the document after them. */
+function directivesStart(text: string, markerOffset: number): number {
+  let start = markerOffset;
+  while (start > 0) {
+    const previousLineStart = text.lastIndexOf('\n', start - 2) + 1;
+    if (text[previousLineStart] !== '%') break;
+    start = previousLineStart;
+  }
+  return start;
+}
+
+const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: false } as const;
+
+/** Parses one chunk of a file; a chunk may still hold several documents after `...`. */
+export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
+  const chunk = text.slice(start, end);
+  const docs = parseAllDocuments(chunk, PARSE_OPTIONS);
+  if (!Array.isArray(docs)) return [];
+  return docs.map((doc) => ({
+    base: start,
+    end,
+    doc,
+    source: text,
+    errors: doc.errors.map((error) => ({
+      start: start + error.pos[0],
+      end: start + Math.max(error.pos[1], error.pos[0]),
+      message: error.message.split('\n')[0],
+    })),
+  }));
+}
+
+export function parseYamlFile(text: string): ParsedDocument[] {
+  const starts = documentBoundaries(text);
+  return starts.flatMap((start, i) => parseChunk(text, start, starts[i + 1] ?? text.length));
+}
+
+// ---- Navigating the AST without expanding aliases (an alias bomb stays small) ----
+
+export function resolve(doc: Document, node: unknown): Node | null {
+  let current = node;
+  // An alias to an alias is legal; a bounded loop keeps a cycle harmless.
+  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = (current as Alias).resolve(doc) ?? null;
+  return (current as Node | null) ?? null;
+}
+
+export function asMap(doc: Document, node: unknown): YAMLMap | null {
+  const resolved = resolve(doc, node);
+  return isMap(resolved) ? resolved : null;
+}
+
+export function asSeq(doc: Document, node: unknown): YAMLSeq | null {
+  const resolved = resolve(doc, node);
+  return isSeq(resolved) ? resolved : null;
+}
+
+export function keyText(pair: Pair): string | null {
+  return isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number')
+    ? String(pair.key.value)
+    : null;
+}
+
+export function findPair(map: YAMLMap | null, key: string): Pair | undefined {
+  return map?.items.find((pair) => keyText(pair) === key);
+}
+
+export function getNode(doc: Document, node: unknown, ...path: string[]): Node | null {
+  let current = resolve(doc, node);
+  for (const key of path) {
+    const pair = findPair(isMap(current) ? current : null, key);
+    if (!pair) return null;
+    current = resolve(doc, pair.value);
+  }
+  return current;
+}
+
+/** A scalar's value as text (numbers and booleans as written in source), else null. */
+export function scalarText(doc: Document, node: unknown): string | null {
+  const resolved = resolve(doc, node);
+  if (!isScalar(resolved)) return null;
+  const value = (resolved as Scalar).value;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return (resolved as Scalar).source ?? String(value);
+  return null;
+}
+
+export function getString(doc: Document, node: unknown, ...path: string[]): string | null {
+  return scalarText(doc, getNode(doc, node, ...path));
+}
+
+/** [start, end) of a node in the file, or null when the node has no source range. */
+export function nodeSpan(parsed: ParsedDocument, node: unknown): [number, number] | null {
+  const range = (node as Node | null)?.range;
+  return range ? [parsed.base + range[0], parsed.base + range[1]] : null;
+}
+
+/** The source text of a node, exactly as written. */
+export function nodeSource(parsed: ParsedDocument, node: unknown): string {
+  const span = nodeSpan(parsed, node);
+  return span ? parsed.source.slice(span[0], span[1]) : '';
+}
+
+export { isMap, isScalar, isSeq, isAlias, isPair };
+export type { Node, Pair, Scalar, YAMLMap, YAMLSeq, Document };

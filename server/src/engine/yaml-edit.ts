@@ -1,0 +1,135 @@
+// Minimal text edits on YAML source: every fix inserts or replaces the few
+// characters it must, keeps comments and formatting, and writes the file's
+// own line ending. Offsets in, offsets out; callers turn them into ranges.
+import { indentOf, LineIndex, lineEnding } from './text';
+import { isMap, isScalar, isSeq, Node, YAMLMap, YAMLSeq } from './yaml-docs';
+
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+/** The column of a node's first character, as spaces. */
+export function indentAt(lines: LineIndex, offset: number): string {
+  return ' '.repeat(lines.position(offset).character);
+}
+
+/**
+ * Inserts `keyLines` (already without indentation) as the first entries of a
+ * block mapping whose key sits at `parentKeyOffset`: right after the parent
+ * key's line, at the indentation of the mapping's first key, so comments that
+ * belong to that first key stay attached to it. Null when the mapping is not a
+ * block mapping starting on a later line.
+ */
+export function insertIntoBlockMap(text: string, lines: LineIndex, parentKeyOffset: number, map: YAMLMap, base: number, keyLines: string[]): OffsetEdit | null {
+  const first = map.items[0]?.key as Node | undefined;
+  if (map.flow || !first?.range) return null;
+  const parentLine = lines.position(parentKeyOffset).line;
+  const firstKey = lines.position(base + first.range[0]);
+  if (firstKey.line <= parentLine) return null;
+  const indent = ' '.repeat(firstKey.character);
+  const eol = lineEnding(text);
+  const at = lines.lineStart(parentLine + 1);
+  return { start: at, end: at, newText: keyLines.map((line) => indent + line + eol).join('') };
+}
+
+/** The comment lines directly above `line` (contiguous, no blank line between), top first. */
+export function commentLinesAbove(lines: LineIndex, line: number): number[] {
+  const found: number[] = [];
+  for (let l = line - 1; l >= 0 && lines.lineText(l).trimStart().startsWith('#'); l--) found.unshift(l);
+  return found;
+}
+
+/** The comment at the end of a line after `from`, without `#`, or null. */
+export function trailingComment(lines: LineIndex, line: number, from: number): string | null {
+  const rest = lines.text.slice(from, lines.lineEnd(line));
+  const match = /(?:^|[ \t])#(.*)$/.exec(rest);
+  return match ? match[1] : null;
+}
+
+/**
+ * Deletes whole lines `[firstLine, lastLine]` including the last line's end of
+ * line (or, for the file's last line, the line ending before it).
+ */
+export function deleteLines(lines: LineIndex, firstLine: number, lastLine: number): OffsetEdit {
+  const start = lines.lineStart(firstLine);
+  if (lastLine + 1 < lines.lineCount) return { start, end: lines.lineStart(lastLine + 1), newText: '' };
+  const previousEnd = firstLine > 0 ? lines.lineEnd(firstLine - 1) : start;
+  return { start: previousEnd, end: lines.text.length, newText: '' };
+}
+
+/**
+ * Appends `itemLines` (the lines of one mapping, unindented) as a new entry of
+ * the list under `path` (e.g. ['ttl', 'noFinishTimeout']) in a YAML file whose
+ * root is `root`, creating the keys that are missing. Returns null when the
+ * shape is too unusual to edit safely (flow collections that are not empty).
+ */
+export function appendListEntry(text: string, root: YAMLMap | null, base: number, path: string[], itemLines: string[]): OffsetEdit | null {
+  const lines = new LineIndex(text);
+  const eol = lineEnding(text);
+  const item = (indent: string) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`).join(eol);
+  let map: YAMLMap | null = root;
+  let depth = 0;
+  let parentIndent = '';
+  for (; depth < path.length && map; depth++) {
+    const pair = map.items.find((p) => isScalar(p.key) && p.key.value === path[depth]);
+    if (!pair) break;
+    const keyNode = pair.key as Node;
+    parentIndent = indentAt(lines, base + keyNode.range![0]);
+    const value = pair.value as Node | null;
+    if (depth === path.length - 1) return appendToListValue(text, lines, base, keyNode, value, parentIndent, item, eol);
+    if (isMap(value) && !value.flow) map = value;
+    else if (value === null || (isScalar(value) && value.value === null)) {
+      return insertAfter(lines, base + keyNode.range![1], eol, nestedKeys(path.slice(depth + 1), parentIndent + '  ', item, eol));
+    } else return null;
+  }
+  if (!map || map.flow) return null;
+  // Keys path[depth..] are missing under `map`: add them after its last entry.
+  const childIndent = depth === 0 ? '' : indentAt(lines, base + (map.items[0].key as Node).range![0]);
+  const block = nestedKeys(path.slice(depth), childIndent, item, eol);
+  if (map.items.length === 0) return { start: text.length, end: text.length, newText: (text === '' || text.endsWith('\n') ? '' : eol) + block + eol };
+  const lastEnd = base + (map.range?.[1] ?? text.length);
+  return insertAfter(lines, lastEnd, eol, block);
+}
+
+function appendToListValue(text: string, lines: LineIndex, base: number, keyNode: Node, value: Node | null, keyIndent: string, item: (indent: string) => string, eol: string): OffsetEdit | null {
+  if (value === null || (isScalar(value) && value.value === null)) {
+    return insertAfter(lines, base + keyNode.range![1], eol, item(keyIndent + '  '), true);
+  }
+  if (!isSeq(value)) return null;
+  const seq = value as YAMLSeq;
+  if (seq.flow) {
+    if (seq.items.length > 0) return null;
+    // `key: []` becomes a block list.
+    return { start: base + seq.range![0], end: base + seq.range![1], newText: eol + item(keyIndent + '  ') };
+  }
+  const dashIndent = indentAt(lines, base + seq.range![0]);
+  return insertAfter(lines, base + seq.range![1], eol, item(dashIndent));
+}
+
+function nestedKeys(keys: string[], indent: string, item: (indent: string) => string, eol: string): string {
+  let out = '';
+  keys.forEach((key, i) => {
+    out += `${i === 0 ? '' : eol}${indent}${key}:`;
+    indent += '  ';
+  });
+  return out + eol + item(indent);
+}
+
+/** Inserts `block` on new lines after the line holding the last character before `offset`. */
+function insertAfter(lines: LineIndex, offset: number, eol: string, block: string, sameLineValue = false): OffsetEdit {
+  const line = lines.position(Math.max(0, offset - 1)).line;
+  const at = lines.lineEnd(line);
+  void sameLineValue;
+  return { start: at, end: at, newText: eol + block };
+}
+
+/** Quotes a string for YAML only when it needs it. */
+export function yamlString(value: string): string {
+  return /^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$/.test(value) && !/ $/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value)
+    ? value
+    : JSON.stringify(value);
+}
+
+export { indentOf };

@@ -1,0 +1,112 @@
+// One workspace folder as the server sees it: its contract, its repository
+// index and the analysis of its files. No LSP types here: the connection
+// layer (server.ts) turns what this returns into diagnostics and edits.
+import { analyzeFile, FileAnalysis } from '../engine/analyze';
+import { audit, AuditResult, buildRepoIndex, isAudited, readContract, skippedFinding } from '../engine/audit';
+import { checkContractEntries, FileJobs } from '../engine/contract/checks';
+import type { Contract } from '../engine/contract/model';
+import { ReadResult, RepoFs } from '../engine/repo-fs';
+import { RepoIndex } from '../engine/repo-index';
+import { applySeverities } from '../engine/severity';
+import type { Finding } from '../engine/types';
+import type { FluxJobGuardSettings } from '../shared/settings';
+
+/** Open documents shadow the disk: the editor's text is the truth while a file is open. */
+export class OverlayFs implements RepoFs {
+  readonly open = new Map<string, string>();
+  constructor(private readonly disk: RepoFs) {}
+  listFiles(): Promise<string[]> {
+    return this.disk.listFiles();
+  }
+  read(path: string): Promise<ReadResult> {
+    const text = this.open.get(path);
+    return text !== undefined ? Promise.resolve({ kind: 'text', text }) : this.disk.read(path);
+  }
+}
+
+export class Project {
+  readonly fs: OverlayFs;
+  contract!: Contract;
+  private contractLoadFindings: Finding[] = [];
+  index = new RepoIndex();
+  private ready: Promise<void> | null = null;
+
+  constructor(readonly rootUri: string, disk: RepoFs, public settings: FluxJobGuardSettings) {
+    this.fs = new OverlayFs(disk);
+  }
+
+  /** Loads the contract and the repository index; call again after a settings change. */
+  initialize(): Promise<void> {
+    this.ready = (async () => {
+      await this.reloadContract();
+      this.index = await buildRepoIndex(this.fs, await this.fs.listFiles());
+    })();
+    return this.ready;
+  }
+
+  whenReady(): Promise<void> {
+    return this.ready ?? this.initialize();
+  }
+
+  get contractPath(): string {
+    return this.settings.contractPath.replace(/^\.\//, '');
+  }
+
+  async reloadContract(): Promise<void> {
+    const loaded = await readContract(this.fs, {
+      contractPath: this.contractPath,
+      settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
+    });
+    this.contract = loaded.contract;
+    this.contractLoadFindings = loaded.findings;
+  }
+
+  /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
+  analyze(path: string, text: string): Finding[] {
+    if (path === this.contract.path) return [];
+    const analysis = this.rawAnalysis(path, text);
+    return this.present(analysis.findings);
+  }
+
+  rawAnalysis(path: string, text: string): FileAnalysis {
+    return analyzeFile({ file: path, text, role: this.index.roleOf(path), contract: this.contract });
+  }
+
+  /** Findings that live in the contract file: its own problems and every entry check. */
+  async contractFindings(): Promise<Finding[]> {
+    const jobsIn = new Map<string, FileJobs>();
+    for (const entry of [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout]) {
+      if (jobsIn.has(entry.file)) continue;
+      const read = await this.fs.read(entry.file);
+      jobsIn.set(entry.file, read.kind === 'text' ? { exists: true, jobs: this.rawAnalysis(entry.file, read.text).jobs } : read.kind === 'missing' ? { exists: false } : { exists: true, jobs: [] });
+    }
+    return this.present([...this.contractLoadFindings, ...checkContractEntries(this.contract, (file) => jobsIn.get(file)!)]);
+  }
+
+  /** Whether a change to `path` can change what the contract file's diagnostics say. */
+  affectsContract(path: string): boolean {
+    return path === this.contract.path || [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout].some((entry) => entry.file === path);
+  }
+
+  isAudited(path: string): boolean {
+    return isAudited(this.contract, path);
+  }
+
+  async audit(): Promise<AuditResult> {
+    await this.whenReady();
+    const result = await audit(this.fs, {
+      contractPath: this.contractPath,
+      settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
+    });
+    // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.
+    return result;
+  }
+
+  skipped(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding[] {
+    return this.present([skippedFinding(path, read)]);
+  }
+
+  private present(findings: Finding[]): Finding[] {
+    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax');
+  }
+}

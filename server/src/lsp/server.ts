@@ -1,0 +1,317 @@
+// The language server: thin LSP handlers over the engine (see project.ts).
+// It analyses open YAML files as the user types, keeps the contract file's
+// diagnostics in step with the manifests it names, serves quick fixes, and
+// runs the workspace audit on request. Shared by the Node and browser builds:
+// the platform supplies the connection and the way to read a folder.
+import {
+  CodeAction,
+  CodeActionKind,
+  CodeActionParams,
+  Connection,
+  Diagnostic,
+  DidChangeConfigurationNotification,
+  FileChangeType,
+  InitializeParams,
+  InitializeResult,
+  TextDocuments,
+  TextDocumentSyncKind,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI, Utils } from 'vscode-uri';
+import { sortFindings } from '../engine/audit';
+import type { RepoFs } from '../engine/repo-fs';
+import { RepoIndex } from '../engine/repo-index';
+import { summaryLine } from '../engine/summary-line';
+import type { Finding } from '../engine/types';
+import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
+import { sameDiagnostic, toCodeAction, toDiagnostic, toWorkspaceEdit } from './convert';
+import { Project } from './project';
+
+export interface Platform {
+  /** A RepoFs for a workspace folder (or the folder of a loose file). */
+  repoFs(root: URI, settings: FluxJobGuardSettings): RepoFs;
+}
+
+export function startServer(connection: Connection, platform: Platform): void {
+  const documents = new TextDocuments(TextDocument);
+  const projects = new Map<string, Project>();
+  /** What each URI's diagnostics were built from, for code actions. */
+  const published = new Map<string, Finding[]>();
+  /** Files the last audit published diagnostics for (they stay until the next audit). */
+  const audited = new Map<string, Set<string>>();
+  /** Findings the audit alone can make (contract-no-jobs), per contract URI. */
+  const auditOnly = new Map<string, Finding[]>();
+  let folders: URI[] = [];
+  let canPullConfiguration = false;
+
+  const log = (message: string) => connection.console.log(message);
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    canPullConfiguration = params.capabilities.workspace?.configuration === true;
+    folders = (params.workspaceFolders ?? []).map((folder) => URI.parse(folder.uri));
+    if (folders.length === 0 && params.rootUri) folders = [URI.parse(params.rootUri)];
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'flux-job-guard' },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION });
+    connection.workspace.onDidChangeWorkspaceFolders((event) => {
+      for (const removed of event.removed) projects.delete(URI.parse(removed.uri).toString());
+      folders = folders.filter((folder) => !event.removed.some((removed) => URI.parse(removed.uri).toString() === folder.toString()));
+      folders.push(...event.added.map((added) => URI.parse(added.uri)));
+    });
+    for (const folder of folders) void projectForRoot(folder).then(publishContract);
+  });
+
+  // ---- projects -------------------------------------------------------------
+
+  async function settingsFor(root: URI): Promise<FluxJobGuardSettings> {
+    if (!canPullConfiguration) return DEFAULT_SETTINGS;
+    try {
+      return withDefaults(await connection.workspace.getConfiguration({ scopeUri: root.toString(), section: SECTION }));
+    } catch {
+      return DEFAULT_SETTINGS;
+    }
+  }
+
+  async function projectForRoot(root: URI): Promise<Project> {
+    const key = root.toString();
+    let project = projects.get(key);
+    if (!project) {
+      const settings = await settingsFor(root);
+      project = projects.get(key) ?? new Project(key, platform.repoFs(root, settings), settings);
+      if (!projects.has(key)) {
+        projects.set(key, project);
+        for (const document of documents.all()) {
+          const path = relativePath(project, document.uri);
+          if (path !== null) project.fs.open.set(path, document.getText());
+        }
+        void project.initialize();
+      }
+    }
+    await project.whenReady();
+    return project;
+  }
+
+  /** The folder that holds a document (the longest match), or the document's own folder. */
+  function rootFor(uri: string): URI {
+    const target = URI.parse(uri);
+    let best: URI | null = null;
+    for (const folder of folders) {
+      const prefix = folder.path.endsWith('/') ? folder.path : folder.path + '/';
+      if (folder.scheme === target.scheme && folder.authority === target.authority && target.path.startsWith(prefix)) {
+        if (!best || folder.path.length > best.path.length) best = folder;
+      }
+    }
+    return best ?? Utils.dirname(target);
+  }
+
+  function relativePath(project: Project, uri: string): string | null {
+    const root = URI.parse(project.rootUri);
+    const target = URI.parse(uri);
+    const prefix = root.path.endsWith('/') ? root.path : root.path + '/';
+    if (target.scheme !== root.scheme || target.authority !== root.authority || !target.path.startsWith(prefix)) return null;
+    return target.path.slice(prefix.length);
+  }
+
+  function uriOf(project: Project, path: string): string {
+    return Utils.joinPath(URI.parse(project.rootUri), ...path.split('/')).toString();
+  }
+
+  // ---- publishing -----------------------------------------------------------
+
+  function publish(uri: string, findings: Finding[]): void {
+    const sorted = sortFindings(findings);
+    published.set(uri, sorted);
+    void connection.sendDiagnostics({ uri, diagnostics: sorted.map(toDiagnostic) });
+  }
+
+  async function publishContract(project: Project): Promise<void> {
+    if (!project.settings.enable) return;
+    const uri = uriOf(project, project.contract.path);
+    const findings = await project.contractFindings();
+    publish(uri, [...findings, ...(auditOnly.get(uri) ?? [])]);
+  }
+
+  /** Analyses an open document; drops the result if the document changed meanwhile. */
+  async function validate(document: TextDocument): Promise<void> {
+    const project = await projectForRoot(rootFor(document.uri));
+    const path = relativePath(project, document.uri);
+    if (path === null || !/\.ya?ml$/i.test(path)) return;
+    const current = documents.get(document.uri);
+    if (!current || current.version !== document.version) return; // a newer change is on its way
+    if (!project.settings.enable) return publish(document.uri, []);
+    if (path === project.contract.path) {
+      await project.reloadContract();
+      await revalidateOpen(project, document.uri);
+      return publishContract(project);
+    }
+    publish(document.uri, project.analyze(path, document.getText()));
+    if (RepoIndex.isIndexed(path)) {
+      project.index.update(path, document.getText());
+      await revalidateOpen(project, document.uri);
+    }
+    if (project.affectsContract(path)) await publishContract(project);
+  }
+
+  async function revalidateOpen(project: Project, except: string): Promise<void> {
+    for (const document of documents.all()) {
+      const path = relativePath(project, document.uri);
+      if (document.uri === except || path === null || path === project.contract.path || !/\.ya?ml$/i.test(path)) continue;
+      publish(document.uri, project.settings.enable ? project.analyze(path, document.getText()) : []);
+    }
+  }
+
+  // Changes are coalesced per document: the first keystroke is analysed at
+  // once; keystrokes that arrive while it runs collapse into one more pass.
+  const pending = new Map<string, Promise<void>>();
+  const dirty = new Set<string>();
+  function schedule(uri: string): void {
+    if (pending.has(uri)) {
+      dirty.add(uri);
+      return;
+    }
+    const run = async () => {
+      try {
+        do {
+          dirty.delete(uri);
+          const document = documents.get(uri);
+          if (!document) return;
+          await validate(document);
+        } while (dirty.has(uri));
+      } catch (error) {
+        log(`Flux Job Guard could not analyse ${uri}: ${error instanceof Error ? error.stack : String(error)}`);
+      } finally {
+        pending.delete(uri);
+      }
+    };
+    pending.set(uri, run());
+  }
+
+  documents.onDidChangeContent(async (event) => {
+    const project = await projectForRoot(rootFor(event.document.uri));
+    const path = relativePath(project, event.document.uri);
+    if (path !== null) project.fs.open.set(path, event.document.getText());
+    schedule(event.document.uri);
+  });
+
+  documents.onDidClose(async (event) => {
+    const uri = event.document.uri;
+    const project = await projectForRoot(rootFor(uri));
+    const path = relativePath(project, uri);
+    if (path === null) return;
+    project.fs.open.delete(path);
+    if (path === project.contract.path) {
+      await project.reloadContract();
+      await revalidateOpen(project, uri);
+      return publishContract(project);
+    }
+    if (audited.get(project.rootUri)?.has(uri)) await refreshFromDisk(project, path);
+    else publish(uri, []);
+    if (project.affectsContract(path)) await publishContract(project);
+  });
+
+  async function refreshFromDisk(project: Project, path: string): Promise<void> {
+    const uri = uriOf(project, path);
+    const read = await project.fs.read(path);
+    if (read.kind === 'text') publish(uri, project.isAudited(path) ? project.analyze(path, read.text) : []);
+    else if (read.kind === 'skipped') publish(uri, project.isAudited(path) ? project.skipped(path, read) : []);
+    else publish(uri, []);
+  }
+
+  connection.onDidChangeWatchedFiles(async (params) => {
+    for (const change of params.changes) {
+      const project = await projectForRoot(rootFor(change.uri));
+      const path = relativePath(project, change.uri);
+      if (path === null || documents.get(change.uri)) continue; // open documents speak for themselves
+      if (path === project.contract.path) {
+        await project.reloadContract();
+        await revalidateOpen(project, '');
+        await publishContract(project);
+        continue;
+      }
+      if (RepoIndex.isIndexed(path)) {
+        const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
+        project.index.update(path, read?.kind === 'text' ? read.text : undefined);
+        await revalidateOpen(project, '');
+      }
+      if (audited.get(project.rootUri)?.has(change.uri) || change.type === FileChangeType.Created) {
+        if (audited.has(project.rootUri)) {
+          audited.get(project.rootUri)!.add(change.uri);
+          await refreshFromDisk(project, path);
+        }
+      }
+      if (project.affectsContract(path)) await publishContract(project);
+    }
+  });
+
+  connection.onDidChangeConfiguration(async () => {
+    for (const project of projects.values()) {
+      project.settings = await settingsFor(URI.parse(project.rootUri));
+      await project.initialize();
+      await revalidateOpen(project, '');
+      await publishContract(project);
+    }
+  });
+
+  // ---- code actions ---------------------------------------------------------
+
+  connection.onCodeAction(async (params: CodeActionParams): Promise<CodeAction[]> => {
+    const findings = published.get(params.textDocument.uri) ?? [];
+    const project = await projectForRoot(rootFor(params.textDocument.uri));
+    const wanted = params.context.only;
+    if (wanted && !wanted.some((kind) => kind === CodeActionKind.QuickFix || kind.startsWith(CodeActionKind.QuickFix))) return [];
+    const actions: CodeAction[] = [];
+    for (const finding of findings) {
+      if (!finding.fixes) continue;
+      const diagnostic: Diagnostic | undefined = params.context.diagnostics.find((d) => sameDiagnostic(d, finding));
+      if (!diagnostic && !intersects(finding.range, params.range)) continue;
+      for (const fix of finding.fixes) {
+        const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), (uri) => documents.get(uri)?.version ?? null);
+        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding), edit));
+      }
+    }
+    return actions;
+  });
+
+  // ---- the workspace audit --------------------------------------------------
+
+  connection.onRequest(Requests.audit, async (): Promise<AuditResponse> => {
+    const response: AuditResponse = { folders: [] };
+    const roots = folders.length > 0 ? folders : [...projects.keys()].map((key) => URI.parse(key));
+    for (const root of roots) {
+      const project = await projectForRoot(root);
+      const result = await project.audit();
+      const byUri = new Map<string, Finding[]>();
+      for (const finding of result.findings) {
+        const uri = uriOf(project, finding.file);
+        byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
+      }
+      const contractUri = uriOf(project, project.contract.path);
+      auditOnly.set(contractUri, result.findings.filter((finding) => finding.rule === 'contract-no-jobs'));
+      for (const uri of audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) publish(uri, []);
+      for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) publish(uri, findings);
+      audited.set(project.rootUri, new Set(byUri.keys()));
+      await publishContract(project);
+      const line = summaryLine(result.summary);
+      log(`${project.rootUri}: ${line}`);
+      response.folders.push({ folder: project.rootUri, summaryLine: line, ...result.summary });
+    }
+    return response;
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+function intersects(a: { start: { line: number; character: number }; end: { line: number; character: number } }, b: typeof a): boolean {
+  const before = (p: typeof a.start, q: typeof a.start) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}

@@ -1,0 +1,76 @@
+// RepoFs over Node's file system, for the CLI and the desktop server. It never
+// leaves the root: symbolic links are followed only when their target is
+// inside it, and linked folders are not descended (no loops, no escapes).
+import { promises as fs, realpathSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/repo-fs';
+
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+
+export class NodeRepoFs implements RepoFs {
+  readonly root: string;
+
+  constructor(root: string, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE) {
+    this.root = realpathSync(root);
+  }
+
+  async listFiles(): Promise<string[]> {
+    const files: string[] = [];
+    const pending = [''];
+    while (pending.length > 0) {
+      const dir = pending.pop()!;
+      let entries;
+      try {
+        entries = await fs.readdir(nodePath.join(this.root, dir), { withFileTypes: true });
+      } catch {
+        continue; // unreadable folder: nothing to list
+      }
+      for (const entry of entries) {
+        const path = dir ? `${dir}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) {
+          if (!SKIPPED_FOLDERS.has(entry.name)) pending.push(path);
+        } else if (entry.isFile() || (entry.isSymbolicLink() && (await this.linkStaysInside(path)))) {
+          files.push(path);
+        }
+      }
+    }
+    return files;
+  }
+
+  async read(path: string): Promise<ReadResult> {
+    const absolute = this.absolute(path);
+    if (absolute === null) return { kind: 'missing' };
+    try {
+      const real = await fs.realpath(absolute);
+      if (!this.inside(real)) return { kind: 'skipped', reason: 'it links outside the repository', notYaml: false };
+      const stat = await fs.stat(real);
+      if (!stat.isFile()) return { kind: 'missing' };
+      if (stat.size > this.maxFileSize) {
+        return { kind: 'skipped', reason: `the file is ${stat.size} bytes, more than the size limit of ${this.maxFileSize} bytes`, notYaml: false };
+      }
+      return decodeFile(await fs.readFile(real), this.maxFileSize);
+    } catch {
+      return { kind: 'missing' };
+    }
+  }
+
+  /** The absolute path of a repository-relative one, or null when it would leave the root. */
+  absolute(path: string): string | null {
+    const absolute = nodePath.resolve(this.root, path);
+    return this.inside(absolute) ? absolute : null;
+  }
+
+  private inside(absolute: string): boolean {
+    const relative = nodePath.relative(this.root, absolute);
+    return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+  }
+
+  private async linkStaysInside(path: string): Promise<boolean> {
+    try {
+      const real = await fs.realpath(nodePath.join(this.root, path));
+      return this.inside(real) && (await fs.stat(real)).isFile();
+    } catch {
+      return false; // dangling or looping link
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// Settings and custom requests shared by the VS Code client and the server,
+// so both sides agree on names and shapes (as vscode-eslint does).
+import type { SeveritySetting } from '../engine/types';
+
+export const SECTION = 'fluxJobGuard';
+
+export interface FluxJobGuardSettings {
+  enable: boolean;
+  /** The required TTL where the contract file does not say (`ttl.required`). */
+  ttl: { required: number };
+  /** Contract file, relative to the workspace folder. */
+  contractPath: string;
+  /** Severity overrides; the contract file's `rules:` wins. */
+  rules: Record<string, SeveritySetting>;
+  /** YAML extensions already show syntax errors; show ours too? */
+  showYamlSyntaxErrors: boolean;
+  /** Files larger than this many bytes are skipped with one info finding. */
+  maxFileSize: number;
+}
+
+export const DEFAULT_SETTINGS: FluxJobGuardSettings = {
+  enable: true,
+  ttl: { required: 86400 },
+  contractPath: '.flux-job-guard.yaml',
+  rules: {},
+  showYamlSyntaxErrors: false,
+  maxFileSize: 5 * 1024 * 1024,
+};
+
+export function withDefaults(partial: Partial<FluxJobGuardSettings> | null | undefined): FluxJobGuardSettings {
+  const value = partial ?? {};
+  return {
+    enable: typeof value.enable === 'boolean' ? value.enable : DEFAULT_SETTINGS.enable,
+    ttl: { required: Number.isSafeInteger(value.ttl?.required) && value.ttl!.required >= 0 ? value.ttl!.required : DEFAULT_SETTINGS.ttl.required },
+    contractPath: typeof value.contractPath === 'string' && value.contractPath.trim() !== '' ? value.contractPath : DEFAULT_SETTINGS.contractPath,
+    rules: value.rules && typeof value.rules === 'object' ? value.rules : {},
+    showYamlSyntaxErrors: value.showYamlSyntaxErrors === true,
+    maxFileSize: Number.isSafeInteger(value.maxFileSize) && value.maxFileSize! > 0 ? value.maxFileSize! : DEFAULT_SETTINGS.maxFileSize,
+  };
+}
+
+/** Custom requests between client and server. */
+export const Requests = {
+  /** client → server: audit every workspace folder; returns one summary per folder. */
+  audit: 'fluxJobGuard/audit',
+  /** client → server: the current file as Flux would render it. */
+  previewSubstitution: 'fluxJobGuard/previewSubstitution',
+  /** server → client (browser build): list files of a folder. */
+  listFiles: 'fluxJobGuard/listFiles',
+  /** server → client (browser build): read one file's bytes (base64) or null. */
+  readFile: 'fluxJobGuard/readFile',
+} as const;
+
+export interface AuditFolderSummary {
+  folder: string;
+  summaryLine: string;
+  errors: number;
+  warnings: number;
+  jobs: number;
+  files: number;
+}
+
+export interface AuditResponse {
+  folders: AuditFolderSummary[];
+}
