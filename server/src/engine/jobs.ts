@@ -60,7 +60,7 @@ function ttlFacts(parsed: ParsedDocument, pair: Pair): TtlFacts {
   const keySpan = nodeSpan(parsed, pair.key)!;
   const valueSpan = nodeSpan(parsed, pair.value) ?? [keySpan[1], keySpan[1]];
   const node = pair.value;
-  const source = isScalar(node) && node.value !== null ? nodeSource(parsed, node) : '';
+  const source = node ? nodeSource(parsed, node) : '';
   const plainInteger = isScalar(node) && node.type === 'PLAIN' && /^[0-9]+$/.test(source) && Number.isSafeInteger(node.value);
   return { pair, keySpan, valueSpan, source, value: plainInteger ? (node.value as number) : null };
 }

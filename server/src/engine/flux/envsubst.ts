@@ -857,7 +857,6 @@ const RUNE_ERROR = 0xfffd;
 
 /** UTF-8 encodes `s` into a byte string (lone surrogates become U+FFFD, as Go would hold them). */
 function toBytes(s: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(s)) return s;
   let out = '';
   for (const ch of s) {
@@ -869,7 +868,6 @@ function toBytes(s: string): string {
 
 /** Decodes a byte string as Go would print it; an invalid byte becomes U+FFFD. */
 function fromBytes(b: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(b)) return b;
   let out = '';
   for (let i = 0; i < b.length; ) {

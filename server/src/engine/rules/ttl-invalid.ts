@@ -23,7 +23,7 @@ export const ttlInvalid: JobRule = {
     const required = context.contract.requiredTtl;
     const fixes: Fix[] = [];
     const intended = intendedInteger(ttl.source);
-    const [start, end] = ttl.source === '' ? [ttl.keySpan[1] + 1, ttl.keySpan[1] + 1] : ttl.valueSpan;
+    const [start, end] = ttl.valueSpan;
     const replaceWith = (text: string) => [{ start, end, newText: ttl.source === '' ? ` ${text}` : text }];
     if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
     if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));
