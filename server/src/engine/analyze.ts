@@ -10,6 +10,8 @@ import { LineIndex } from './text';
 import type { Finding, Fix, RuleMeta } from './types';
 import { parseYamlFile, ParsedDocument } from './yaml-docs';
 import { YAML_SYNTAX } from './rules/catalogue';
+import { FluxFileContext, substitutionFindings } from './flux/check';
+import type { OffsetEdit } from './yaml-edit';
 
 /** How a file takes part in the repository (decided by the repository index). */
 export type FileRole = 'resource' | 'patch' | 'chart-template';
@@ -30,6 +32,8 @@ export interface FileInput {
   text: string;
   role: FileRole;
   contract: Contract;
+  /** The Flux Kustomizations that build the file; absent: none does. */
+  flux?: FluxFileContext;
 }
 
 export function coverageOf(contract: Contract, file: string, name: string | null): JobCoverage {
@@ -48,6 +52,10 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
       findings.push(makeFinding(YAML_SYNTAX, input.file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null));
       continue;
     }
+    if (input.flux) findings.push(...substitutionFindings(parsed, input.flux, (meta, span, message, fixes, severity) => {
+      const made = makeFinding(meta, input.file, lines, span, message, null, fixes);
+      return severity ? { ...made, severity } : made;
+    }, (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
     if (input.role !== 'resource' || !isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
     jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
@@ -63,6 +71,14 @@ export function makeFinding(meta: RuleMeta, file: string, lines: LineIndex, span
   return finding;
 }
 
+function fileFix(file: string, lines: LineIndex, title: string, edits: OffsetEdit[], preferred?: boolean): Fix {
+  return {
+    title,
+    edits: edits.map((edit) => ({ file, range: lines.range(edit.start, edit.end), newText: edit.newText })),
+    ...(preferred ? { preferred } : {}),
+  };
+}
+
 function jobRuleContext(input: FileInput, lines: LineIndex, name: string | null): JobRuleContext {
   const { file, text, contract } = input;
   return {
@@ -72,11 +88,7 @@ function jobRuleContext(input: FileInput, lines: LineIndex, name: string | null)
     contract,
     coverage: coverageOf(contract, file, name),
     finding: (meta, span, message, fixes) => makeFinding(meta, file, lines, span, message, name, fixes),
-    fix: (title, edits, preferred) => ({
-      title,
-      edits: edits.map((edit) => ({ file, range: lines.range(edit.start, edit.end), newText: edit.newText })),
-      ...(preferred ? { preferred } : {}),
-    }),
+    fix: (title, edits, preferred) => fileFix(file, lines, title, edits, preferred),
     contractFix: (title: string, list: TtlListName, value?: number) => {
       const edit = contractEntryEdit(contract, list, file, name, value);
       return edit ? { title, edits: [edit] } : null;

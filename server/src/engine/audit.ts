@@ -1,7 +1,8 @@
 // The whole-repository audit: the same per-file analysis the editor runs,
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
-import { analyzeFile, FileAnalysis, JobRecord, makeFinding, coverageOf } from './analyze';
+import { FileAnalysis, JobRecord, makeFinding, coverageOf } from './analyze';
+import { analyzeInRepo } from './repo-analysis';
 import { checkContractEntries, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
 import type { Contract, Settings } from './contract/model';
@@ -64,11 +65,19 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
   return loaded;
 }
 
-export async function buildRepoIndex(fs: RepoFs, files: string[]): Promise<RepoIndex> {
+/** Whether a file can contribute to the repository index (YAML files and Chart.yaml). */
+export function mayBeIndexed(path: string): boolean {
+  return (isYamlPath(path) || path === 'Kustomization' || path.endsWith('/Kustomization')) && !ALWAYS_EXCLUDED.test(path);
+}
+
+/** Reads every file that may feed the index once; `texts` keeps them for the analysis that follows. */
+export async function buildRepoIndex(fs: RepoFs, files: string[], texts?: Map<string, ReadResult>): Promise<RepoIndex> {
   const index = new RepoIndex();
-  for (const path of files.filter(RepoIndex.isIndexed)) {
+  index.setFiles(files);
+  for (const path of files.filter(mayBeIndexed)) {
     const read = await fs.read(path);
-    index.update(path, read.kind === 'text' ? read.text : undefined);
+    texts?.set(path, read);
+    if (read.kind === 'text') index.update(path, read.text);
   }
   return index;
 }
@@ -82,15 +91,17 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
 export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
   const { contract, findings: contractFindings } = await readContract(fs, options);
   const files = (await fs.listFiles()).sort();
-  const index = await buildRepoIndex(fs, files);
+  const texts = new Map<string, ReadResult>();
+  const index = await buildRepoIndex(fs, files, texts);
   const findings: Finding[] = [...contractFindings];
   const analyses = new Map<string, FileAnalysis | null>();
 
   const analyzePath = async (path: string): Promise<FileAnalysis | null> => {
     if (analyses.has(path)) return analyses.get(path)!;
-    const read = await fs.read(path);
+    const read = texts.get(path) ?? (await fs.read(path));
+    texts.delete(path); // analysed once; let the text go
     let analysis: FileAnalysis | null = null;
-    if (read.kind === 'text') analysis = analyzeFile({ file: path, text: read.text, role: index.roleOf(path), contract });
+    if (read.kind === 'text') analysis = analyzeInRepo(index, contract, path, read.text);
     else if (read.kind === 'skipped') analysis = { findings: [skippedFinding(path, read)], jobs: [] };
     analyses.set(path, analysis);
     return analysis;

@@ -22,7 +22,7 @@ export interface JobFacts {
   nameSpan: [number, number] | null;
   namespace: string | null;
   kindSpan: [number, number];
-  /** The `spec` key, when the Job has a mapping under it. */
+  /** The `spec` key, when the Job has one (whatever is under it). */
   specKeySpan: [number, number] | null;
   spec: YAMLMap | null;
   ttl: TtlFacts | null;
@@ -49,7 +49,7 @@ export function jobFacts(parsed: ParsedDocument): JobFacts {
     nameSpan: namePair ? nodeSpan(parsed, namePair.value) : null,
     namespace: getString(doc, doc.contents, 'metadata', 'namespace'),
     kindSpan: nodeSpan(parsed, kindPair.value) ?? nodeSpan(parsed, kindPair.key)!,
-    specKeySpan: spec ? nodeSpan(parsed, specPair!.key) : null,
+    specKeySpan: specPair ? nodeSpan(parsed, specPair.key) : null,
     spec,
     ttl: ttlPair ? ttlFacts(parsed, ttlPair) : null,
     misplaced: misplacedTtls(parsed, root),

@@ -1,64 +1,89 @@
-// The small, whole-repository facts a single file's analysis depends on:
-// which files kustomize uses as patches, and where Helm charts are. Built
-// from a text prefilter, so most files are never parsed for it.
+// The small, whole-repository facts a single file's analysis depends on: the
+// file list, which files kustomize uses as patches, where Helm charts are,
+// and the Flux graph (Kustomizations, their variables, ServiceAccounts). Each
+// file contributes facts found by a text prefilter, so most files are never
+// parsed for it; the graph is rebuilt lazily, and only when the facts that
+// shape it change.
 import type { FileRole } from './analyze';
-import { basenameOf, dirnameOf, joinRepoPath } from './paths';
-import { asMap, asSeq, findPair, isScalar, parseYamlFile } from './yaml-docs';
+import { extractFacts, FileFacts, isKustomizationFile, mayHoldFacts } from './flux/facts';
+import { FluxGraph } from './flux/graph';
+import { basenameOf, dirnameOf } from './paths';
+import type { ParsedDocument } from './yaml-docs';
 
-export const KUSTOMIZATION_FILE_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
-const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
-
-export function isKustomizationFile(path: string): boolean {
-  return KUSTOMIZATION_FILE_NAMES.has(basenameOf(path));
-}
-
-/** The files a kustomization.yaml lists as patches, repository-relative. */
-export function patchFilesOf(path: string, text: string): string[] {
-  const dir = dirnameOf(path);
-  const files: string[] = [];
-  for (const parsed of parseYamlFile(text)) {
-    const { doc } = parsed;
-    const root = asMap(doc, doc.contents);
-    for (const key of PATCH_KEYS) {
-      for (const item of asSeq(doc, findPair(root, key)?.value)?.items ?? []) {
-        const ref = isScalar(item) ? item.value : findPair(asMap(doc, item), 'path')?.value;
-        const written = isScalar(ref) ? ref.value : ref;
-        if (typeof written !== 'string') continue;
-        const resolved = joinRepoPath(dir, written);
-        if (resolved !== null) files.push(resolved);
-      }
-    }
-  }
-  return files;
-}
+export { isKustomizationFile };
+export { KUSTOMIZATION_FILE_NAMES } from './flux/facts';
 
 export class RepoIndex {
-  private readonly patchesByKustomization = new Map<string, string[]>();
+  private readonly files = new Set<string>();
+  private readonly facts = new Map<string, FileFacts>();
+  /** Each file's facts without positions: a change of shape means a new graph. */
+  private readonly shapes = new Map<string, string>();
   private readonly chartDirs = new Set<string>();
+  private graph: FluxGraph | null = null;
+  private graphHasStalePositions = false;
   private patchFiles: Set<string> | null = null;
 
-  /** Records (or forgets, with `text` undefined) what one file contributes. */
-  update(path: string, text: string | undefined): void {
-    if (basenameOf(path) === 'Chart.yaml') {
-      if (text === undefined) this.chartDirs.delete(dirnameOf(path));
-      else this.chartDirs.add(dirnameOf(path));
-    }
-    if (isKustomizationFile(path)) {
-      this.patchFiles = null;
-      if (text === undefined) this.patchesByKustomization.delete(path);
-      else this.patchesByKustomization.set(path, patchFilesOf(path, text));
-    }
+  setFiles(paths: Iterable<string>): void {
+    this.files.clear();
+    for (const path of paths) this.files.add(path);
+    this.invalidate();
   }
 
-  /** Whether a file's content can change this index (so a change to it must re-check others). */
-  static isIndexed(path: string): boolean {
-    return basenameOf(path) === 'Chart.yaml' || isKustomizationFile(path);
+  /**
+   * Records what one file contributes (`text` undefined: the file is gone).
+   * Returns true when the change can alter other files' analyses.
+   */
+  update(path: string, text: string | undefined, documents?: ParsedDocument[]): boolean {
+    let changed = false;
+    if (text === undefined ? this.files.delete(path) : !this.files.has(path)) {
+      if (text !== undefined) this.files.add(path);
+      changed = true;
+    }
+    if (basenameOf(path) === 'Chart.yaml') {
+      changed = (text === undefined ? this.chartDirs.delete(dirnameOf(path)) : !this.chartDirs.has(dirnameOf(path))) || changed;
+      if (text !== undefined) this.chartDirs.add(dirnameOf(path));
+    }
+    const facts = text !== undefined && mayHoldFacts(path, text) ? extractFacts(path, text, documents) : null;
+    const shape = facts ? shapeOf(facts) : undefined;
+    if (shape !== this.shapes.get(path)) changed = true;
+    else if (facts) this.graphHasStalePositions = true;
+    if (facts) {
+      this.facts.set(path, facts);
+      this.shapes.set(path, shape!);
+    } else {
+      this.facts.delete(path);
+      this.shapes.delete(path);
+    }
+    if (changed) this.invalidate();
+    return changed;
+  }
+
+  /** The Flux graph; `withFreshPositions` rebuilds it when only positions moved (for hover and definitions). */
+  fluxGraph(withFreshPositions = false): FluxGraph {
+    if (!this.graph || (withFreshPositions && this.graphHasStalePositions)) {
+      this.graph = new FluxGraph(this.files, this.facts);
+      this.graphHasStalePositions = false;
+    }
+    return this.graph;
+  }
+
+  allFacts(): IterableIterator<FileFacts> {
+    return this.facts.values();
+  }
+
+  hasFile(path: string): boolean {
+    return this.files.has(path);
   }
 
   roleOf(path: string): FileRole {
     if (this.isChartTemplate(path)) return 'chart-template';
-    this.patchFiles ??= new Set([...this.patchesByKustomization.values()].flat());
+    this.patchFiles ??= new Set([...this.facts.values()].flatMap((facts) => facts.kustomize?.patches ?? []));
     return this.patchFiles.has(path) ? 'patch' : 'resource';
+  }
+
+  private invalidate(): void {
+    this.graph = null;
+    this.patchFiles = null;
   }
 
   private isChartTemplate(path: string): boolean {
@@ -68,4 +93,11 @@ export class RepoIndex {
     }
     return false;
   }
+}
+
+function shapeOf(facts: FileFacts): string {
+  return JSON.stringify(facts, (key, value) => {
+    if (key === 'span' || key === 'pathSpan') return undefined;
+    return value instanceof Map ? [...value.entries()] : value;
+  });
 }

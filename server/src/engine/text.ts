@@ -7,8 +7,11 @@ export class LineIndex {
   private readonly starts: number[];
 
   constructor(readonly text: string) {
+    // Lines end where LSP (and so every editor) ends them: at `\n`, `\r\n` and a lone `\r`. A lone
+    // `\r` (inside a quoted scalar, say) counted as text would shift every later range by a line.
     const starts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    const breaks = /\r\n?|\n/g;
+    for (let match = breaks.exec(text); match; match = breaks.exec(text)) starts.push(match.index + match[0].length);
     this.starts = starts;
   }
 
@@ -20,10 +23,11 @@ export class LineIndex {
     return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
   }
 
-  /** End of a line's content, before its `\r\n` or `\n`. */
+  /** End of a line's content, before its `\r\n`, `\n` or `\r`. */
   lineEnd(line: number): number {
-    const next = line + 1 < this.starts.length ? this.starts[line + 1] - 1 : this.text.length;
-    return next > this.lineStart(line) && this.text[next - 1] === '\r' ? next - 1 : next;
+    if (line + 1 >= this.starts.length) return this.text.length;
+    const next = this.starts[line + 1];
+    return next - (this.text[next - 1] === '\n' && this.text[next - 2] === '\r' ? 2 : 1);
   }
 
   lineText(line: number): string {

@@ -1,8 +1,11 @@
 // One workspace folder as the server sees it: its contract, its repository
 // index and the analysis of its files. No LSP types here: the connection
 // layer (server.ts) turns what this returns into diagnostics and edits.
-import { analyzeFile, FileAnalysis } from '../engine/analyze';
-import { audit, AuditResult, buildRepoIndex, isAudited, readContract, skippedFinding } from '../engine/audit';
+import type { FileAnalysis } from '../engine/analyze';
+import { analyzeInRepo } from '../engine/repo-analysis';
+import { mayHoldFacts } from '../engine/flux/facts';
+import { parseYamlFile, ParsedDocument } from '../engine/yaml-docs';
+import { audit, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
 import { checkContractEntries, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
 import { ReadResult, RepoFs } from '../engine/repo-fs';
@@ -62,14 +65,25 @@ export class Project {
   }
 
   /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
-  analyze(path: string, text: string): Finding[] {
+  analyze(path: string, text: string, documents?: ParsedDocument[]): Finding[] {
     if (path === this.contract.path) return [];
-    const analysis = this.rawAnalysis(path, text);
+    const analysis = this.rawAnalysis(path, text, documents);
     return this.present(analysis.findings);
   }
 
-  rawAnalysis(path: string, text: string): FileAnalysis {
-    return analyzeFile({ file: path, text, role: this.index.roleOf(path), contract: this.contract });
+  rawAnalysis(path: string, text: string, documents?: ParsedDocument[]): FileAnalysis {
+    return analyzeInRepo(this.index, this.contract, path, text, documents);
+  }
+
+  /**
+   * A file's new text reaches the index first (its facts can change its own
+   * analysis). Returns the documents parsed on the way, and whether other
+   * files' analyses may have changed.
+   */
+  updateIndex(path: string, text: string | undefined): { changed: boolean; documents?: ParsedDocument[] } {
+    if (text === undefined || !mayBeIndexed(path)) return { changed: this.index.update(path, text) };
+    const documents = mayHoldFacts(path, text) ? parseYamlFile(text) : undefined;
+    return { changed: this.index.update(path, text, documents), documents };
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */

@@ -20,7 +20,6 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import { sortFindings } from '../engine/audit';
 import type { RepoFs } from '../engine/repo-fs';
-import { RepoIndex } from '../engine/repo-index';
 import { summaryLine } from '../engine/summary-line';
 import type { Finding } from '../engine/types';
 import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
@@ -153,11 +152,10 @@ export function startServer(connection: Connection, platform: Platform): void {
       await revalidateOpen(project, document.uri);
       return publishContract(project);
     }
-    publish(document.uri, project.analyze(path, document.getText()));
-    if (RepoIndex.isIndexed(path)) {
-      project.index.update(path, document.getText());
-      await revalidateOpen(project, document.uri);
-    }
+    const text = document.getText();
+    const { changed, documents: parsed } = project.updateIndex(path, text);
+    publish(document.uri, project.analyze(path, text, parsed));
+    if (changed) await revalidateOpen(project, document.uri);
     if (project.affectsContract(path)) await publishContract(project);
   }
 
@@ -237,11 +235,8 @@ export function startServer(connection: Connection, platform: Platform): void {
         await publishContract(project);
         continue;
       }
-      if (RepoIndex.isIndexed(path)) {
-        const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
-        project.index.update(path, read?.kind === 'text' ? read.text : undefined);
-        await revalidateOpen(project, '');
-      }
+      const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
+      if (project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined).changed) await revalidateOpen(project, '');
       if (audited.get(project.rootUri)?.has(change.uri) || change.type === FileChangeType.Created) {
         if (audited.has(project.rootUri)) {
           audited.get(project.rootUri)!.add(change.uri);

@@ -28,3 +28,4 @@ export const POD_SERVICE_ACCOUNT_UNDECLARED = meta('pod-service-account-undeclar
 export const JOB_ARGO_TEMPLATE = meta('job-argo-template', 'error', 'Argo Workflows template syntax in a Job, where it means nothing.');
 export const TTL_SHORTER_THAN_INTERVAL = meta('ttl-shorter-than-interval', 'warning', 'A TTL shorter than the Kustomization interval re-runs the Job at almost every reconcile.');
 export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 'A changed pod template under the same Job name: Flux\'s apply fails with "field is immutable".');
+export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');

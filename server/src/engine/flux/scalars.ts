@@ -1,0 +1,78 @@
+// Where Flux substitutes: the content of every scalar of a resource, keys
+// included, never its comments (Flux substitutes the re-serialized resource,
+// and re-serializing drops comments). Each scalar's value is scanned as Flux
+// scans it and positions are mapped back onto the source text, whatever the
+// scalar style (plain, quoted, literal or folded block).
+import { isAlias, isMap, isPair, isScalar, isSeq, ParsedDocument } from '../yaml-docs';
+import { Occurrence, scanSubstitutions } from './envsubst';
+
+export interface SourceOccurrence {
+  occurrence: Occurrence;
+  /** [start, end) in the file. */
+  span: [number, number];
+  /** The scalar's value, and the occurrence's offsets inside it (for hover renderings). */
+  value: string;
+  valueStart: number;
+  valueEnd: number;
+}
+
+/** Every substitution occurrence in a document's scalars, in source order. */
+export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] {
+  const found: SourceOccurrence[] = [];
+  const stack: unknown[] = [parsed.doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node) || isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
+    } else if (isPair(node)) {
+      stack.push(node.value, node.key);
+    } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range && node.value.includes('$')) {
+      const start = parsed.base + node.range[0];
+      const end = parsed.base + node.range[1];
+      const map = offsetMap(parsed.source, start, end, node.value);
+      for (const occurrence of scanSubstitutions(node.value)) {
+        found.push({
+          occurrence,
+          span: [map(occurrence.start), map(occurrence.end - 1) + 1],
+          value: node.value,
+          valueStart: occurrence.start,
+          valueEnd: occurrence.end,
+        });
+      }
+    }
+  }
+  return found.sort((a, b) => a.span[0] - b.span[0]);
+}
+
+/**
+ * Maps offsets in a scalar's value to offsets in its source. The value is the
+ * source minus quoting, escapes, indentation and line folding; `$`, braces,
+ * names and operators are always written verbatim, so aligning the two
+ * character by character finds every position a finding needs.
+ */
+export function offsetMap(text: string, start: number, end: number, value: string): (valueOffset: number) => number {
+  const positions = new Int32Array(value.length + 1);
+  let s = start;
+  // Skip the opening quote or block header (`|`, `>-`, ... up to the line end).
+  const first = text[s];
+  if (first === '"' || first === "'") s++;
+  else if (first === '|' || first === '>') {
+    const lineEnd = text.indexOf('\n', s);
+    s = lineEnd === -1 ? end : lineEnd + 1;
+  }
+  for (let v = 0; v < value.length; v++) {
+    const char = value[v];
+    let probe = s;
+    // Look ahead for the character; anything skipped is quoting, escapes, indentation or a fold.
+    while (probe < end && text[probe] !== char && probe - s < 64) probe++;
+    if (probe < end && text[probe] === char) {
+      positions[v] = probe;
+      s = probe + 1;
+      if (char === "'" && first === "'" && text[s] === "'") s++; // '' is one quote
+    } else {
+      positions[v] = Math.min(s, end); // a produced character (an escape or a fold): stay in place
+    }
+  }
+  positions[value.length] = Math.min(s, end);
+  return (offset) => positions[Math.max(0, Math.min(offset, value.length))];
+}

@@ -1,0 +1,26 @@
+// One file analysed in the context of its repository: its role (resource,
+// patch, chart template), the Flux Kustomizations that build it, and the
+// graph problems that live in it. The audit and the server both call this,
+// so the editor and the CLI cannot disagree.
+import { analyzeFile, FileAnalysis, makeFinding } from './analyze';
+import type { Contract } from './contract/model';
+import type { FluxFileContext } from './flux/check';
+import type { RepoIndex } from './repo-index';
+import { ruleMeta } from './rules';
+import { LineIndex } from './text';
+import type { ParsedDocument } from './yaml-docs';
+
+export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
+  const builders = index.fluxGraph().buildersOf(path);
+  if (builders.length === 0 && contract.substitution !== 'always') return undefined;
+  return { builders, strict: contract.strict, mode: contract.substitution };
+}
+
+export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[]): FileAnalysis {
+  const analysis = analyzeFile({ file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path) }, documents);
+  const problems = index.fluxGraph().problems.filter((problem) => problem.file === path);
+  if (problems.length === 0) return analysis;
+  const lines = new LineIndex(text);
+  const graphFindings = problems.map((problem) => makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null));
+  return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
+}

@@ -1,0 +1,29 @@
+/**
+ * flux-substitution-pid: `$$` (after pairing) followed by the end of the text
+ * or by a character that starts nothing in shell (not a letter, digit, `_`,
+ * `{`, `(`, `$`, nor one of `? # @ * ! -`). It is meant as the shell's PID but
+ * Flux turns it into a lone `$`. Fix: write `$$$$`.
+ */
+import { FLUX_PID } from './catalogue';
+import { SubstitutionRule } from './substitution-rule';
+
+const STARTS_SOMETHING = /^[\p{L}\p{Nd}_{($?#@*!-]$/u;
+
+export const fluxSubstitutionPid: SubstitutionRule = {
+  meta: FLUX_PID,
+  check(occurrence, context) {
+    const escape = occurrence.occurrence;
+    if (escape.kind !== 'escape' || STARTS_SOMETHING.test(escape.next)) return [];
+    // In a run of `$$` pairs only the last one meets the next character; an
+    // even run (`$$$$`) already arrives as `$$`, the PID.
+    let run = 1;
+    for (let i = context.index - 1; i >= 0; i--) {
+      const previous = context.occurrences[i];
+      if (previous.occurrence.kind !== 'escape' || previous.span[1] !== context.occurrences[i + 1].span[0]) break;
+      run++;
+    }
+    if (run % 2 === 0) return [];
+    const message = 'Flux turns $$ into a lone $, so the shell never sees its PID here. Write $$$$ for the PID (or $$ before a name for a shell variable).';
+    return [context.finding(this.meta, occurrence.span, message, [context.fix('Write $$$$ (the shell PID after Flux)', [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$$' }], true)])];
+  },
+};

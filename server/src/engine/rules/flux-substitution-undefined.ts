@@ -1,0 +1,47 @@
+/**
+ * flux-substitution-undefined: a well-formed `${NAME}` (or `${NAME<op>...}`
+ * without a default operator) that no `substitute` key or in-repository
+ * `substituteFrom` object defines. Flux blanks it, or with strict
+ * substitution (the default since Flux 2.9) fails the whole reconcile. When a
+ * `substituteFrom` object is not in the repository the name may come from it:
+ * the finding drops to a warning and says so. Fix: escape to `$${NAME}`.
+ */
+import { FLUX_UNDEFINED } from './catalogue';
+import { escapeFix, kustomizationNames, lookup, SubstitutionRule, unknownSourcesOf } from './substitution-rule';
+import type { ExpressionOccurrence } from '../flux/envsubst';
+import type { Finding } from '../types';
+
+export const fluxSubstitutionUndefined: SubstitutionRule = {
+  meta: FLUX_UNDEFINED,
+  check(occurrence, context) {
+    const top = occurrence.occurrence;
+    if (top.kind !== 'expression') return [];
+    const findings: Finding[] = [];
+    // Nested `${...}` inside a default are evaluated too (strict mode fails on them first).
+    const stack: ExpressionOccurrence[] = [top];
+    while (stack.length > 0) {
+      const expression = stack.pop()!;
+      stack.push(...expression.nested);
+      if (expression.hasDefault || expression.name === null) continue;
+      const { undefinedIn } = lookup(expression.name, context.substituting);
+      if (undefinedIn.length === 0) continue;
+      const unknown = unknownSourcesOf(undefinedIn);
+      const certain = undefinedIn.some((builder) => (builder.vars?.unknownSources.length ?? 0) === 0);
+      const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
+      const written = occurrence.value.slice(expression.start, expression.end);
+      let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
+      if (!certain) message += ` It may come from ${unknown.join(', ')}, which is not in the repository.`;
+      message += ` If the shell should see it, write $${written}.`;
+      const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
+      const fixes = expression === top ? [escapeFix(context, occurrence, written)] : [];
+      findings.push(context.finding(this.meta, span, message, fixes, certain ? 'error' : 'warning'));
+    }
+    return findings;
+  },
+};
+
+/** A nested expression's span: offsets are relative to the scalar value, like the top one's. */
+function nestedSpan(occurrence: { span: [number, number]; valueStart: number }, expression: ExpressionOccurrence): [number, number] {
+  const shift = occurrence.span[0] - occurrence.valueStart;
+  return [expression.start + shift, expression.end + shift];
+}

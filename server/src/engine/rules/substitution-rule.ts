@@ -1,0 +1,50 @@
+// What a Flux substitution rule module is: metadata and a check of one
+// occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
+// context of the Kustomizations that build the file.
+import type { Builder, DefinedVariable } from '../flux/graph';
+import type { SourceOccurrence } from '../flux/scalars';
+import type { Finding, Fix, RuleMeta } from '../types';
+import type { OffsetEdit } from '../yaml-edit';
+
+export interface SubstitutionContext {
+  /** Builders whose postBuild substitutes this file (empty: no substitution happens). */
+  substituting: Builder[];
+  /** Builders that build the file without substituting it. */
+  plain: Builder[];
+  strict: boolean;
+  /** All occurrences of the document, for rules that look at neighbours (runs of `$$`). */
+  occurrences: SourceOccurrence[];
+  index: number;
+  finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
+  fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
+}
+
+export interface SubstitutionRule {
+  meta: RuleMeta;
+  check(occurrence: SourceOccurrence, context: SubstitutionContext): Finding[];
+}
+
+/** `$` inserted before an occurrence: `${X}` becomes `$${X}`, which Flux turns back into `${X}`. */
+export function escapeFix(context: SubstitutionContext, occurrence: SourceOccurrence, what: string): Fix {
+  return context.fix(`Escape ${what} from Flux ($\${ → the shell sees \${)`, [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$' }], true);
+}
+
+/** Who defines `name` for every substituting builder, or the builders that leave it undefined. */
+export function lookup(name: string, builders: Builder[]): { defined: DefinedVariable[]; undefinedIn: Builder[] } {
+  const defined: DefinedVariable[] = [];
+  const undefinedIn: Builder[] = [];
+  for (const builder of builders) {
+    const variable = builder.vars?.defined.get(name);
+    if (variable) defined.push(variable);
+    else undefinedIn.push(builder);
+  }
+  return { defined, undefinedIn };
+}
+
+export function kustomizationNames(builders: Builder[]): string {
+  return builders.map((builder) => `"${builder.kustomization.name}"`).join(', ');
+}
+
+export function unknownSourcesOf(builders: Builder[]): string[] {
+  return builders.flatMap((builder) => builder.vars?.unknownSources.map((ref) => `${ref.kind} ${ref.name}`) ?? []);
+}
