@@ -14,6 +14,22 @@ export const Commands = {
   previewSubstitution: 'fluxJobGuard.previewSubstitution',
 } as const;
 
+const PREVIEW_SCHEME = 'flux-job-guard-preview';
+
+/** Read-only documents that show a file as Flux would render it (the server computes the text). */
+class PreviewProvider implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  constructor(private readonly client: () => BaseLanguageClient) {}
+  refresh(uri: vscode.Uri): void {
+    this.changed.fire(uri);
+  }
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const response = await this.client().sendRequest<{ text: string }>(Requests.previewSubstitution, { uri: uri.query });
+    return response.text;
+  }
+}
+
 export type ClientFactory = (options: LanguageClientOptions, output: vscode.LogOutputChannel) => BaseLanguageClient;
 
 export interface ExtensionApi {
@@ -65,9 +81,21 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     return response;
   };
 
+  const previews = new PreviewProvider(() => client);
   context.subscriptions.push(
     output,
     status,
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+    vscode.commands.registerCommand(Commands.previewSubstitution, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return void vscode.window.showInformationMessage('Flux Job Guard: open a YAML file to preview its Flux substitution.');
+      const source = editor.document.uri;
+      const preview = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${source.path.split('/').pop()} (as Flux renders it)`, query: source.toString() });
+      previews.refresh(preview);
+      const document = await vscode.workspace.openTextDocument(preview);
+      await vscode.languages.setTextDocumentLanguage(document, 'yaml');
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
     vscode.commands.registerCommand(Commands.audit, runAudit),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.restart, async () => {

@@ -2,7 +2,7 @@
 // as a web worker, and since a worker has no file system, the client answers
 // its requests to list and read workspace files (server/src/browser/).
 import * as vscode from 'vscode';
-import { LanguageClient } from 'vscode-languageclient/browser';
+import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, MessageTransports } from 'vscode-languageclient/browser';
 import { SKIPPED_FOLDERS } from '../../server/src/browser/protocol';
 import type { ListFilesParams, ListFilesResult, ReadFileParams, ReadFileResult } from '../../server/src/browser/protocol';
 import { Requests } from '../../server/src/shared/settings';
@@ -10,8 +10,18 @@ import { activateWith, ExtensionApi } from './common';
 
 export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const serverMain = vscode.Uri.joinPath(context.extensionUri, 'dist', 'browser', 'server.js');
+  let worker: Worker | undefined;
+  // A new worker for every (re)start. The transports are built here rather than by handing the
+  // client a Worker: the web extension host's Worker is its own class, and vscode-languageclient's
+  // `instanceof Worker` test fails for it.
+  const startWorker = (): Promise<MessageTransports> => {
+    worker?.terminate();
+    worker = new Worker(serverMain.toString(true));
+    return Promise.resolve({ reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) });
+  };
+  context.subscriptions.push({ dispose: () => worker?.terminate() });
   return activateWith(context, (options) => {
-    const client = new LanguageClient('fluxJobGuard', 'Flux Job Guard', () => Promise.resolve(new Worker(serverMain.toString(true))), options);
+    const client = new LanguageClient('fluxJobGuard', 'Flux Job Guard', startWorker, options);
     client.onRequest(Requests.listFiles, (params: ListFilesParams) => listFiles(vscode.Uri.parse(params.folder)));
     client.onRequest(Requests.readFile, (params: ReadFileParams) => readFile(vscode.Uri.parse(params.uri), params.maxFileSize));
     return client;

@@ -60,6 +60,9 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
   const text = read.kind === 'text' ? read.text : undefined;
   const loaded = loadContract(path, text, options.settings ?? {}, RULE_IDS);
   if (read.kind === 'skipped') {
+    // It exists: a fix that "creates" it would write into bytes nobody read.
+    loaded.contract.exists = true;
+    loaded.contract.unreadable = true;
     loaded.findings.push({ rule: 'contract-invalid', severity: 'error', file: path, range: new LineIndex('').range(0, 0), message: `The contract file cannot be read: ${read.reason}.`, job: null });
   }
   return loaded;

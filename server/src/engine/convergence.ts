@@ -28,7 +28,8 @@ export function convergenceNote(lines: LineIndex, keyOffset: number, valueEnd: n
   for (const comment of comments) {
     const reason = reasonAfterMarker(comment, marker);
     if (reason === null) continue;
-    if (reason === '' || reason.startsWith('TODO')) state = 'placeholder';
+    // rules.md: a comment that still contains the placeholder text counts as missing.
+    if (reason === '' || reason.startsWith('TODO') || reason.includes(PLACEHOLDER_REASON)) state = 'placeholder';
     else return 'present';
   }
   return state;

@@ -43,7 +43,8 @@ export class LineIndex {
       if (this.starts[mid] <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low, character: clamped - this.starts[low] };
+    // An offset inside a `\r\n` (a parser's error may point at its `\n`) is the end of the line's content.
+    return { line: low, character: Math.min(clamped, this.lineEnd(low)) - this.starts[low] };
   }
 
   offset(position: Position): number {

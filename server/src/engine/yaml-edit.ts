@@ -2,6 +2,7 @@
 // characters it must, keeps comments and formatting, and writes the file's
 // own line ending. Offsets in, offsets out; callers turn them into ranges.
 import { indentOf, LineIndex, lineEnding } from './text';
+import { parse as parseYaml } from 'yaml';
 import { isMap, isScalar, isSeq, Node, YAMLMap, YAMLSeq } from './yaml-docs';
 
 export interface OffsetEdit {
@@ -84,11 +85,14 @@ export function appendListEntry(text: string, root: YAMLMap | null, base: number
       return insertAfter(lines, base + keyNode.range![1], eol, nestedKeys(path.slice(depth + 1), parentIndent + '  ', item, eol));
     } else return null;
   }
-  if (!map || map.flow) return null;
+  // An empty file (or one with only comments) has no root mapping yet: write the keys at its end.
+  const emptyFile = map === null && root === null && depth === 0;
+  if (!emptyFile && (!map || map.flow)) return null;
   // Keys path[depth..] are missing under `map`: add them after its last entry.
-  const childIndent = depth === 0 ? '' : indentAt(lines, base + (map.items[0].key as Node).range![0]);
+  const childIndent = depth === 0 ? '' : indentAt(lines, base + (map!.items[0].key as Node).range![0]);
   const block = nestedKeys(path.slice(depth), childIndent, item, eol);
-  if (map.items.length === 0) return { start: text.length, end: text.length, newText: (text === '' || text.endsWith('\n') ? '' : eol) + block + eol };
+  if (emptyFile || map!.items.length === 0) return { start: text.length, end: text.length, newText: (text === '' || text.endsWith('\n') ? '' : eol) + block + eol };
+  map = map!;
   const lastEnd = base + (map.range?.[1] ?? text.length);
   return insertAfter(lines, lastEnd, eol, block);
 }
@@ -101,8 +105,10 @@ function appendToListValue(text: string, lines: LineIndex, base: number, keyNode
   const seq = value as YAMLSeq;
   if (seq.flow) {
     if (seq.items.length > 0) return null;
-    // `key: []` becomes a block list.
-    return { start: base + seq.range![0], end: base + seq.range![1], newText: eol + item(keyIndent + '  ') };
+    // `key: []` becomes a block list (without the space that stood before `[]`).
+    let start = base + seq.range![0];
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    return { start, end: base + seq.range![1], newText: eol + item(keyIndent + '  ') };
   }
   const dashIndent = indentAt(lines, base + seq.range![0]);
   return insertAfter(lines, base + seq.range![1], eol, item(dashIndent));
@@ -119,7 +125,11 @@ function nestedKeys(keys: string[], indent: string, item: (indent: string) => st
 
 /** Inserts `block` on new lines after the line holding the last character before `offset`. */
 function insertAfter(lines: LineIndex, offset: number, eol: string, block: string, sameLineValue = false): OffsetEdit {
-  const line = lines.position(Math.max(0, offset - 1)).line;
+  // A collection's range runs on over its trailing comments and the next line's indentation: back
+  // up to its last character, or the block lands on the next key's line (in the wrong list).
+  let end = offset;
+  while (end > 0 && /\s/.test(lines.text[end - 1])) end--;
+  const line = lines.position(Math.max(0, end - 1)).line;
   const at = lines.lineEnd(line);
   void sameLineValue;
   return { start: at, end: at, newText: eol + block };
@@ -127,9 +137,10 @@ function insertAfter(lines: LineIndex, offset: number, eol: string, block: strin
 
 /** Quotes a string for YAML only when it needs it. */
 export function yamlString(value: string): string {
-  return /^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$/.test(value) && !/ $/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value)
-    ? value
-    : JSON.stringify(value);
+  const plain =
+    /^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$/.test(value) && !/ $/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value);
+  // `1e3`, `0x1F`, `.inf`: plain, YAML would read a number, not the string.
+  return plain && parseYaml(value) === value ? value : JSON.stringify(value);
 }
 
 export { indentOf };

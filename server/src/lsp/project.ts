@@ -13,6 +13,8 @@ import { RepoIndex } from '../engine/repo-index';
 import { applySeverities } from '../engine/severity';
 import type { Finding } from '../engine/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
+import { describeVariable, hoverAt, HoverResult, locator } from '../engine/services/hover';
+import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
 
 /** Open documents shadow the disk: the editor's text is the truth while a file is open. */
 export class OverlayFs implements RepoFs {
@@ -100,6 +102,32 @@ export class Project {
   /** Whether a change to `path` can change what the contract file's diagnostics say. */
   affectsContract(path: string): boolean {
     return path === this.contract.path || [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout].some((entry) => entry.file === path);
+  }
+
+  /** Hover Markdown for a `${NAME}` or a TTL at `offset`. */
+  async hover(path: string, text: string, offset: number): Promise<HoverResult | null> {
+    const variable = variableAt(this.index, this.contract, path, text, offset);
+    if (variable) {
+      const texts = new Map<string, string>();
+      for (const { definition } of variable.byKustomization) {
+        if (definition && !texts.has(definition.file)) {
+          const read = await this.fs.read(definition.file);
+          if (read.kind === 'text') texts.set(definition.file, read.text);
+        }
+      }
+      return { markdown: describeVariable(variable, this.contract, locator((file) => texts.get(file))), span: variable.span };
+    }
+    return hoverAt(this.index, this.contract, path, text, offset, locator(() => undefined));
+  }
+
+  /** Where the `${NAME}` at `offset` is defined: files and spans. */
+  definitions(path: string, text: string, offset: number): Array<{ file: string; span: [number, number] }> {
+    const variable = variableAt(this.index, this.contract, path, text, offset);
+    return (variable?.byKustomization ?? []).flatMap(({ definition }) => (definition ? [{ file: definition.file, span: definition.span }] : []));
+  }
+
+  preview(path: string, text: string): string {
+    return renderAsFlux(this.index, this.contract, path, text);
   }
 
   isAudited(path: string): boolean {

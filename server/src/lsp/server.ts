@@ -13,9 +13,14 @@ import {
   FileChangeType,
   InitializeParams,
   InitializeResult,
+  Hover,
+  Location,
+  MarkupKind,
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver';
+import { LineIndex } from '../engine/text';
+import { FIX_ALL_KIND, fixAllEdit } from './fix-all';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import { sortFindings } from '../engine/audit';
@@ -52,7 +57,9 @@ export function startServer(connection: Connection, platform: Platform): void {
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        hoverProvider: true,
+        definitionProvider: true,
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'flux-job-guard' },
@@ -262,6 +269,11 @@ export function startServer(connection: Connection, platform: Platform): void {
     const findings = published.get(params.textDocument.uri) ?? [];
     const project = await projectForRoot(rootFor(params.textDocument.uri));
     const wanted = params.context.only;
+    const versionOf = (uri: string) => documents.get(uri)?.version ?? null;
+    if (wanted?.some((kind) => FIX_ALL_KIND.startsWith(kind) || kind === CodeActionKind.SourceFixAll)) {
+      const fixAll = fixAllEdit(findings, params.textDocument.uri);
+      return fixAll ? [{ title: 'Escape every Flux substitution hazard in this file', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(fixAll, (file) => uriOf(project, file), versionOf) }] : [];
+    }
     if (wanted && !wanted.some((kind) => kind === CodeActionKind.QuickFix || kind.startsWith(CodeActionKind.QuickFix))) return [];
     const actions: CodeAction[] = [];
     for (const finding of findings) {
@@ -273,7 +285,50 @@ export function startServer(connection: Connection, platform: Platform): void {
         actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding), edit));
       }
     }
+    const fixAll = fixAllEdit(findings, params.textDocument.uri);
+    if (fixAll && fixAll.edits.length > 1) {
+      actions.push({ title: fixAll.title, kind: CodeActionKind.QuickFix, edit: toWorkspaceEdit(fixAll, (file) => uriOf(project, file), versionOf) });
+    }
     return actions;
+  });
+
+  // ---- hover, definition, preview -------------------------------------------
+
+  async function documentContext(uri: string) {
+    const document = documents.get(uri);
+    if (!document) return null;
+    const project = await projectForRoot(rootFor(uri));
+    const path = relativePath(project, uri);
+    return path === null || !project.settings.enable ? null : { document, project, path, text: document.getText() };
+  }
+
+  connection.onHover(async (params): Promise<Hover | null> => {
+    const context = await documentContext(params.textDocument.uri);
+    if (!context) return null;
+    const { document, project, path, text } = context;
+    const hover = await project.hover(path, text, document.offsetAt(params.position));
+    if (!hover) return null;
+    return { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: { start: document.positionAt(hover.span[0]), end: document.positionAt(hover.span[1]) } };
+  });
+
+  connection.onDefinition(async (params): Promise<Location[]> => {
+    const context = await documentContext(params.textDocument.uri);
+    if (!context) return [];
+    const { document, project, path, text } = context;
+    const locations: Location[] = [];
+    for (const definition of project.definitions(path, text, document.offsetAt(params.position))) {
+      const read = await project.fs.read(definition.file);
+      if (read.kind !== 'text') continue;
+      const lines = new LineIndex(read.text);
+      locations.push(Location.create(uriOf(project, definition.file), lines.range(definition.span[0], definition.span[1])));
+    }
+    return locations;
+  });
+
+  connection.onRequest(Requests.previewSubstitution, async (params: { uri: string }): Promise<{ text: string }> => {
+    const context = await documentContext(params.uri);
+    if (!context) return { text: '# Flux Job Guard: open a YAML file of a workspace folder to preview it.' };
+    return { text: context.project.preview(context.path, context.text) };
   });
 
   // ---- the workspace audit --------------------------------------------------

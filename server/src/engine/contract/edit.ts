@@ -11,7 +11,10 @@ import { Contract, contractDir, TtlListName } from './model';
 export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';
 
 export function contractEntryEdit(contract: Contract, list: TtlListName, file: string, job: string | null, value?: number): FileEdit | null {
-  const existing = contract.otherFinishTimeout.find((entry) => entry.file === file && entry.job === job && entry.spans.value);
+  if (contract.unreadable) return null;
+  // The entry that covers the Job: its own, else a file-wide one (a second entry would be a contract-duplicate).
+  const withValue = contract.otherFinishTimeout.filter((entry) => entry.file === file && entry.spans.value);
+  const existing = withValue.find((entry) => entry.job === job) ?? withValue.find((entry) => entry.job === null);
   if (list === 'otherFinishTimeout' && existing && value !== undefined) {
     const lines = new LineIndex(contract.text);
     return { file: contract.path, range: lines.range(existing.spans.value![0], existing.spans.value![1]), newText: String(value) };

@@ -20,6 +20,9 @@ import {
 import { joinRepoPath } from '../paths';
 import { globProblem } from '../glob';
 
+/** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
+const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
+
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'info', 'off'];
 
 const SCHEMA: Record<string, readonly string[]> = {
@@ -84,13 +87,21 @@ class ContractReader {
   }
 
   read(): void {
-    const docs = parseYamlFile(this.text).filter((d) => d.doc.contents !== null || d.errors.length > 0);
+    const docs = parseYamlFile(this.text)
+      // A key written twice is reported below by checkKeys, with the key's name (the parser's message has none).
+      .map((d) => ({ ...d, errors: d.errors.filter((error) => !error.message.startsWith(DUPLICATE_KEY_MESSAGE)) }))
+      .filter((d) => d.doc.contents !== null || d.errors.length > 0);
     if (docs.length === 0) return; // an empty contract file: every default applies
     for (const error of docs.flatMap((d) => d.errors)) {
       this.report('contract-invalid', [error.start, error.end], `The contract file is not valid YAML: ${error.message}`);
     }
     if (docs.some((d) => d.errors.length > 0)) return;
-    if (docs.length > 1) this.report('contract-invalid', this.spanOf(docs[1].doc.contents) ?? [0, 0], 'The contract file must hold one YAML document.');
+    if (docs.length > 1) {
+      // Spans are relative to their own document's chunk: not to the first document's.
+      const range = (docs[1].doc.contents as { range?: [number, number, number] } | null)?.range;
+      const span: Span = range ? [docs[1].base + range[0], docs[1].base + range[1]] : [docs[1].base, docs[1].base];
+      this.report('contract-invalid', span, 'The contract file must hold one YAML document.');
+    }
     this.parsed = docs[0];
     this.doc = docs[0].doc;
     const root = this.map(this.doc.contents, '(root)');
@@ -216,9 +227,15 @@ class ContractReader {
 
   private readRules(rules: YAMLMap | null): void {
     if (!rules) return;
+    const seen = new Set<string>();
     for (const pair of rules.items) {
       const id = keyText(pair);
       const keySpan = this.spanOf(pair.key) ?? [0, 0];
+      if (id !== null && seen.has(id)) {
+        this.report('contract-invalid', keySpan, `Key \`rules.${id}\` is written twice.`);
+        continue;
+      }
+      if (id !== null) seen.add(id);
       if (id === null || !this.knownRules.has(id)) {
         this.report('contract-invalid', keySpan, `Unknown rule \`rules.${id ?? '?'}\`${suggestion(id ?? '', [...this.knownRules])}.`);
         continue;

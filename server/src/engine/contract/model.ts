@@ -52,6 +52,8 @@ export interface Contract {
   rules: Record<string, SeveritySetting>;
   /** Where `jobs.include` is written, for `contract-no-jobs`. */
   includeSpan: Span | null;
+  /** The file exists but could not be read (binary, too large, not UTF-8): no fix may edit it. */
+  unreadable?: boolean;
 }
 
 /** What editor settings (or CLI flags) say; the contract file wins where both speak. */

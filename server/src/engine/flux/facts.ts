@@ -64,8 +64,9 @@ export interface FluxKustomization {
   name: string;
   namespace: string | null;
   labels: Record<string, string>;
-  /** Offset of the document's `kind` (where hovers point). */
+  /** Offset of the document's `kind` (where hovers point), and its 0-based line. */
   span: [number, number];
+  line: number;
   /** spec.path normalized (repository-relative), null when it leaves the repository. */
   path: string | null;
   pathAsWritten: string;
@@ -198,6 +199,7 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     namespace: getString(doc, root, 'metadata', 'namespace'),
     labels: stringMap(doc, getNode(doc, root, 'metadata', 'labels')),
     span: nodeSpan(parsed, findPair(root, 'kind')!.key)!,
+    line: lineOf(parsed.source, nodeSpan(parsed, findPair(root, 'kind')!.key)![0]),
     path,
     pathAsWritten: written,
     pathSpan: pathNode ? nodeSpan(parsed, pathNode) : null,
@@ -318,6 +320,12 @@ function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kin
   read('data', kind === 'Secret');
   if (kind === 'Secret') read('stringData', false);
   return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 function decodeBase64(text: string): string {

@@ -119,11 +119,6 @@ export class FluxGraph {
   }
 
   private buildKustomize(config: KustomizeConfig, out: Set<string>, stack: string[]): void {
-    if (stack.includes(config.file)) {
-      const first = config.resources[0] ?? config.components[0];
-      this.problems.push({ rule: 'kustomize-reference', file: config.file, span: first?.span ?? [0, 0], message: `kustomize references form a cycle: ${[...stack, config.file].join(' → ')}.` });
-      return;
-    }
     const next = [...stack, config.file];
     // Patches end up inside the resources they patch, so Flux substitutes their text too.
     for (const patch of config.patches) if (this.files.has(patch)) out.add(patch);
@@ -133,7 +128,8 @@ export class FluxGraph {
       else if (this.files.has(ref.path)) out.add(ref.path);
       else if (this.dirs.has(ref.path)) {
         const sub = this.configs.get(ref.path);
-        if (sub) this.buildKustomize(sub, out, next);
+        if (sub && next.includes(sub.file)) report(`kustomize references form a cycle: ${[...next, sub.file].join(' → ')}.`);
+        else if (sub) this.buildKustomize(sub, out, next);
         else report(`${JSON.stringify(ref.written)} is a folder without a kustomization.yaml: kustomize cannot build it.`);
       } else report(`${JSON.stringify(ref.written)} does not exist in the repository: kustomize fails to build this folder.`);
     }

@@ -23,7 +23,10 @@ export const ttlInvalid: JobRule = {
     const required = context.contract.requiredTtl;
     const fixes: Fix[] = [];
     const intended = intendedInteger(ttl.source);
-    const [start, end] = ttl.valueSpan;
+    // An empty value is written right after the key's `:`: the parser puts the empty node where a
+    // comment after it starts, and `86400# converges: ...` would read as one string.
+    const colon = ttl.source === '' ? context.text.indexOf(':', ttl.keySpan[1]) + 1 : 0;
+    const [start, end] = colon > 0 ? [colon, colon] : ttl.valueSpan;
     const replaceWith = (text: string) => [{ start, end, newText: ttl.source === '' ? ` ${text}` : text }];
     if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
     if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));

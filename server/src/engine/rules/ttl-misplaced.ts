@@ -20,7 +20,9 @@ export const ttlMisplaced: JobRule = {
       const fixes = [];
       if (removal && insertion) fixes.push(context.fix(`Move ${TTL_KEY} to spec`, [insertion, removal], true));
       else if (removal && job.ttl) fixes.push(context.fix(`Remove the misplaced ${TTL_KEY} (spec already sets one)`, [removal], true));
-      const message = `${TTL_KEY} under \`${ttl.path.replace(new RegExp(`\\.${TTL_KEY}$`), '')}\` of ${jobLabel(job)} has no effect there: Kubernetes reads it only directly under the Job's spec. Move it to spec.`;
+      const parent = ttl.path === TTL_KEY ? null : ttl.path.slice(0, -(TTL_KEY.length + 1));
+      const where = parent === null ? 'at the top level' : `under \`${parent}\``;
+      const message = `${TTL_KEY} ${where} of ${jobLabel(job)} has no effect there: Kubernetes reads it only directly under the Job's spec. Move it to spec.`;
       return context.finding(this.meta, ttl.keySpan, message, fixes);
     });
   },

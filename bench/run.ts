@@ -1,0 +1,503 @@
+// `npm run bench`: the performance figures of issue 5, each as a median over
+// several runs and as a ratio to a baseline measured in the same run.
+//
+//   edit    didChange → the publishDiagnostics of the new text, over the real
+//           server (stdio), for a one-character edit inside one document;
+//           baseline: parseAllDocuments (package `yaml`) of the same file.
+//   open    didOpen → publishDiagnostics, same files and baseline.
+//   audit   `node dist/cli.js audit REPO --format json` over the generated
+//           20,000-file repository; baseline: parsing every one of its files
+//           with parseAllDocuments in one thread (bench/parse-all.ts).
+//   memory  peak RSS of that CLI audit, and VmRSS/VmHWM of the server after
+//           it indexed the repository, opened a file and ran fluxJobGuard/audit.
+//   peer    yaml-language-server on the same edit and open: our time ÷ its time.
+//
+// Options: --only=edit,open,audit,memory,peer  --edit-reps=N  --open-reps=N
+//          --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { basename, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parseAllDocuments } from 'yaml';
+import { ensureGenerated, Generated } from './generate';
+import { BenchLspClient, fileUri, Position, readProcMemory } from './lsp-client';
+import { listYamlFiles } from './parse-all';
+
+const repoRoot = join(__dirname, '..', '..');
+const CLI = join(repoRoot, 'dist', 'cli.js');
+const PARSE_ALL = join(__dirname, 'parse-all.js');
+const YAML_LS = join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
+const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
+/** yaml-language-server waits this long after every open/change before it validates (yamlSettings.validationDelayMs, not configurable). */
+const YAML_LS_VALIDATION_DELAY_MS = 200;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+// ---- options ------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+function option(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+}
+const ALL_PARTS = ['edit', 'open', 'audit', 'memory', 'peer'] as const;
+type Part = (typeof ALL_PARTS)[number];
+const only = new Set((option('only') ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()) as Part[]);
+const EDIT_REPS = Number(option('edit-reps') ?? 7);
+const OPEN_REPS = Number(option('open-reps') ?? 5);
+const AUDIT_REPS = Number(option('audit-reps') ?? 3);
+const jsonPath = option('json');
+
+// ---- results ------------------------------------------------------------------
+
+type Unit = 'ms' | 'MB';
+interface Row {
+  figure: string;
+  unit: Unit;
+  /** null: not measured (error). */
+  median: number | null;
+  samples: number[];
+  baseline?: { name: string; value: number };
+  /** ratio = median ÷ baseline, compared with `targetRatio`; or median compared with `targetValue`. */
+  targetRatio?: number;
+  targetValue?: number;
+  note?: string;
+  error?: string;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+const log = (line: string) => process.stderr.write(line + '\n');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// ---- inputs -------------------------------------------------------------------
+
+interface EditInput {
+  name: string;
+  path: string;
+  text: string;
+  /** parseAllDocuments times of this text, taken between the server measurements (same machine load). */
+  parseSamples: number[];
+}
+
+/** One timed parseAllDocuments of `text`, after a full GC. */
+function parseOnce(text: string): number {
+  gc();
+  const started = performance.now();
+  parseAllDocuments(text);
+  return performance.now() - started;
+}
+
+function editInputs(generated: Generated): EditInput[] {
+  const paths = [generated.jobsFile];
+  if (existsSync(SHARED_BENCH)) {
+    paths.push(...readdirSync(SHARED_BENCH).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(SHARED_BENCH, f)));
+  } else {
+    const warning = `!!! SKIPPED the real large manifests: ${SHARED_BENCH} does not exist (CI puts a copy of shared/ at ../shared beside the repository).`;
+    log(warning);
+    notes.push(warning);
+  }
+  return paths.map((path) => {
+    const text = readFileSync(path, 'utf8');
+    parseOnce(text); // warm-up
+    return { name: basename(path), path, text, parseSamples: [] };
+  });
+}
+
+function sizeLabel(text: string): string {
+  return `${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB`;
+}
+
+/**
+ * The text of open number `k`: a comment line at the top of every document,
+ * so no document's text is one the server has seen (a content-keyed cache
+ * must not turn "open" into "re-open"). Same shape, a few bytes longer.
+ */
+function openVariant(text: string, k: number): string {
+  const mark = `# bench open ${k}\n`;
+  return mark + text.replace(/^---[ \t]*\r?\n/gm, (marker) => marker + mark);
+}
+
+/** A one-character edit inside one document near the middle of the file, and how to recognise its publish. */
+interface EditPlan {
+  position: Position;
+  original: string;
+  replacement: string;
+  /** 'ttl': the edit toggles a ttl-unexpected-value finding on the line; 'neutral': the diagnostics stay the same. */
+  kind: 'ttl' | 'neutral';
+  line: number;
+}
+
+function lineAndCharacter(text: string, offset: number): Position {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, character: offset - lineStart };
+}
+
+function nearestToMiddle(text: string, pattern: RegExp): RegExpExecArray | null {
+  const middle = text.length / 2;
+  let best: RegExpExecArray | null = null;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (!best || Math.abs(m.index - middle) < Math.abs(best.index - middle)) best = m;
+    if (m.index > middle && best !== m) break;
+  }
+  return best;
+}
+
+function planEdit(text: string): EditPlan {
+  const ttl = nearestToMiddle(text, /^[ \t]+ttlSecondsAfterFinished: 86400[ \t]*$/gm);
+  if (ttl) {
+    const offset = ttl.index + ttl[0].trimEnd().length - 1; // the last 0 of 86400 → 1 makes it 86401
+    const position = lineAndCharacter(text, offset);
+    return { position, original: '0', replacement: '1', kind: 'ttl', line: position.line };
+  }
+  const scalar = nearestToMiddle(text, /^[ \t]+description: [A-Za-z]/gm) ?? nearestToMiddle(text, /^[ \t]+(?!kind:|apiVersion:)[A-Za-z][\w.-]*: [A-Za-z]/gm);
+  if (!scalar) throw new Error('no place for a one-character edit');
+  const offset = scalar.index + scalar[0].length - 1;
+  const original = text[offset];
+  const replacement = original === original.toUpperCase() ? original.toLowerCase() : original.toUpperCase();
+  const position = lineAndCharacter(text, offset);
+  return { position, original, replacement, kind: 'neutral', line: position.line };
+}
+
+// ---- LSP measurements ---------------------------------------------------------
+
+interface ServerKind {
+  label: string;
+  start: () => BenchLspClient;
+}
+
+const OURS: ServerKind = {
+  label: 'flux-job-guard',
+  start: () => new BenchLspClient({ script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) }),
+};
+
+const YAML_LS_SERVER: ServerKind = {
+  label: 'yaml-language-server',
+  start: () =>
+    new BenchLspClient({
+      script: YAML_LS,
+      args: ['--stdio'],
+      configuration: (section) => {
+        if (section === 'yaml') {
+          return { validate: true, hover: true, completion: true, format: { enable: false }, schemaStore: { enable: false, url: '' }, schemas: {}, customTags: [], maxItemsComputed: 5000, keyOrdering: false, yamlVersion: '1.2' };
+        }
+        if (section === 'http') return { proxy: '', proxyStrictSSL: false };
+        return {};
+      },
+    }),
+};
+
+interface FileTimes {
+  open: number[];
+  edit: number[];
+  editKind: EditPlan['kind'];
+}
+
+async function measureServer(kind: ServerKind, workspace: string, inputs: EditInput[]): Promise<Map<string, FileTimes | Error>> {
+  const results = new Map<string, FileTimes | Error>();
+  const client = kind.start();
+  try {
+    await client.initialize(workspace);
+    // A small document first: both servers are ready (configuration pulled, project loaded) before any timing.
+    const warmUri = fileUri(join(workspace, 'warm-up.yaml'));
+    const warm = client.nextPublish(warmUri);
+    client.open(warmUri, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warm-up\n');
+    await warm;
+    client.close(warmUri);
+    for (const input of inputs) {
+      log(`  ${kind.label}: ${input.name}`);
+      try {
+        results.set(input.name, await measureFile(client, workspace, input));
+      } catch (error) {
+        results.set(input.name, error instanceof Error ? error : new Error(String(error)));
+        log(`    failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      }
+    }
+  } finally {
+    await client.shutdown();
+  }
+  return results;
+}
+
+async function measureFile(client: BenchLspClient, workspace: string, input: EditInput): Promise<FileTimes> {
+  const open: number[] = [];
+  for (let k = 0; k <= OPEN_REPS; k++) {
+    const uri = fileUri(join(workspace, `open-${k}-${input.name}`));
+    const published = client.nextPublish(uri);
+    const sent = client.open(uri, openVariant(input.text, k));
+    const { time } = await published;
+    if (k > 0) open.push(time - sent); // k = 0 warms up
+    client.close(uri);
+    if (k > 0) input.parseSamples.push(parseOnce(input.text));
+  }
+
+  const uri = fileUri(join(workspace, input.name));
+  const first = client.nextPublish(uri);
+  client.open(uri, input.text);
+  await first;
+  const plan = planEdit(input.text);
+  const edit: number[] = [];
+  let toggled = false;
+  for (let k = 0; k <= EDIT_REPS; k++) {
+    toggled = !toggled;
+    const hasFinding = (diagnostics: { code?: string | number; range: { start: Position } }[]) =>
+      diagnostics.some((d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line);
+    const accept = plan.kind === 'neutral' || client.options.script === YAML_LS ? () => true : toggled ? hasFinding : (d: Parameters<typeof hasFinding>[0]) => !hasFinding(d);
+    const published = client.nextPublish(uri, accept);
+    const range = { start: plan.position, end: { line: plan.position.line, character: plan.position.character + 1 } };
+    const sent = client.change(uri, range, toggled ? plan.replacement : plan.original);
+    const { time } = await published;
+    if (k > 0) edit.push(time - sent);
+    if (k > 0) input.parseSamples.push(parseOnce(input.text));
+  }
+  client.close(uri);
+  return { open, edit, editKind: client.options.script === YAML_LS ? 'neutral' : plan.kind };
+}
+
+async function lspFigures(generated: Generated, parts: Set<Part>): Promise<void> {
+  const inputs = editInputs(generated);
+  const workspace = join(generated.dir, 'lsp-workspace');
+  mkdirSync(workspace, { recursive: true });
+  log(`edit/open: ${inputs.map((i) => i.name).join(', ')}`);
+  const ours = await measureServer(OURS, workspace, inputs);
+  const peer = parts.has('peer') ? await measureServer(YAML_LS_SERVER, workspace, inputs) : null;
+
+  for (const input of inputs) {
+    const label = `${input.name} (${sizeLabel(input.text)})`;
+    const mine = ours.get(input.name)!;
+    const theirs = peer?.get(input.name);
+    const baseline = { name: 'parse', value: median(input.parseSamples) };
+    for (const what of ['edit', 'open'] as const) {
+      if (!parts.has(what)) continue;
+      if (mine instanceof Error) {
+        rows.push({ figure: `${what} ${label}`, unit: 'ms', median: null, samples: [], baseline, error: mine.message.split('\n')[0] });
+        continue;
+      }
+      const samples = mine[what];
+      const note = what === 'edit' && mine.editKind === 'neutral' ? 'no Job: edit leaves diagnostics unchanged; waits for the next publish' : undefined;
+      rows.push({ figure: `${what} ${label}`, unit: 'ms', median: median(samples), samples, baseline, targetRatio: what === 'edit' ? 0.03 : 0.65, note });
+      if (theirs && !(theirs instanceof Error)) {
+        const peerMedian = median(theirs[what]);
+        rows.push({
+          figure: `  ${what} vs yaml-language-server`,
+          unit: 'ms',
+          median: median(samples),
+          samples,
+          baseline: { name: 'yaml-ls', value: peerMedian },
+          targetRatio: what === 'edit' ? 0.02 : undefined,
+          note: `yaml-ls ${fmt(peerMedian, 'ms')} includes its fixed ${YAML_LS_VALIDATION_DELAY_MS} ms validation delay (without it: ratio ${(median(samples) / Math.max(1, peerMedian - YAML_LS_VALIDATION_DELAY_MS)).toFixed(3)})`,
+        });
+      } else if (theirs instanceof Error) {
+        rows.push({ figure: `  ${what} vs yaml-language-server`, unit: 'ms', median: null, samples: [], error: theirs.message.split('\n')[0] });
+      }
+    }
+  }
+}
+
+// ---- audit and memory ---------------------------------------------------------
+
+interface ProcessRun {
+  ms: number;
+  code: number | null;
+  peakRss: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const TIME = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p)) ?? null;
+
+/** Runs node SCRIPT ARGS to its end; wall time, and peak RSS (GNU time -v, else sampled VmHWM). */
+function runNode(script: string, args: string[], stdoutFile: string | null): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const out = stdoutFile ? openSync(stdoutFile, 'w') : 'pipe';
+    const command = TIME ? TIME : process.execPath;
+    const commandArgs = TIME ? ['-v', process.execPath, script, ...args] : [script, ...args];
+    const started = performance.now();
+    const child = spawn(command, commandArgs, { stdio: ['ignore', out, 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    let sampledPeak = 0;
+    const sampler = TIME
+      ? null
+      : setInterval(() => {
+          try {
+            sampledPeak = Math.max(sampledPeak, readProcMemory(child.pid!).hwm);
+          } catch {
+            // gone
+          }
+        }, 20);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (sampler) clearInterval(sampler);
+      if (typeof out === 'number') closeSync(out);
+      const timed = TIME ? /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr) : null;
+      const peakRss = timed ? Number(timed[1]) * 1024 : sampledPeak || null;
+      resolve({ ms, code, peakRss, stdout, stderr });
+    });
+  });
+}
+
+function warmPageCache(dir: string): void {
+  for (const file of listYamlFiles(dir)) readFileSync(join(dir, file));
+}
+
+async function auditFigures(generated: Generated, parts: Set<Part>): Promise<void> {
+  const repo = generated.repoDir;
+  const { files, bytes } = generated.manifest.repo;
+  const label = `${files.toLocaleString('en-US')} files, ${(bytes / 1e6).toFixed(0)} MB`;
+  warmPageCache(repo);
+  const cliMs: number[] = [];
+  const baseMs: number[] = [];
+  const peaks: number[] = [];
+  let error: string | undefined;
+  const output = join(generated.dir, 'audit-output.json');
+  for (let k = 0; k < AUDIT_REPS && !error; k++) {
+    log(`  audit run ${k + 1}/${AUDIT_REPS}: parse-everything baseline, then the CLI`);
+    const base = await runNode(PARSE_ALL, [repo], null);
+    if (base.code !== 0) throw new Error(`parse-all failed: ${base.stderr}`);
+    baseMs.push(base.ms);
+    if (k === 0) notes.push(`parse-everything baseline: ${base.stdout.trim()}`);
+    const cli = await runNode(CLI, ['audit', repo, '--format', 'json'], output);
+    if (cli.code !== 0 && cli.code !== 1) {
+      error = `the CLI exited with ${cli.code}: ${cli.stderr.split('\n').slice(0, 3).join(' ')}`;
+      break;
+    }
+    cliMs.push(cli.ms);
+    if (cli.peakRss) peaks.push(cli.peakRss);
+    if (k === 0) {
+      try {
+        const result = JSON.parse(readFileSync(output, 'utf8')) as { summary: Record<string, number>; findings: Array<{ rule: string }> };
+        const byRule = new Map<string, number>();
+        for (const f of result.findings) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
+        notes.push(`CLI audit summary: ${JSON.stringify(result.summary)}; findings by rule: ${[...byRule].map(([r, n]) => `${r} ${n}`).join(', ')}`);
+      } catch (e) {
+        notes.push(`CLI audit output is not JSON: ${(e as Error).message}`);
+      }
+    }
+  }
+  if (parts.has('audit')) {
+    rows.push(
+      error
+        ? { figure: `audit CLI (${label})`, unit: 'ms', median: null, samples: [], error }
+        : { figure: `audit CLI (${label})`, unit: 'ms', median: median(cliMs), samples: cliMs, baseline: { name: 'parse all', value: median(baseMs) }, targetRatio: 0.25 },
+    );
+  }
+  if (parts.has('memory')) {
+    rows.push(
+      peaks.length > 0
+        ? { figure: 'memory CLI audit peak RSS', unit: 'MB', median: Math.max(...peaks) / 1e6, samples: peaks.map((p) => p / 1e6), targetValue: 400, note: `max over ${peaks.length} runs (${TIME ? 'GNU time -v' : 'sampled VmHWM'})` }
+        : { figure: 'memory CLI audit peak RSS', unit: 'MB', median: null, samples: [], error: error ?? 'no measurement' },
+    );
+  }
+}
+
+async function serverMemory(generated: Generated, parseAllMs: number | undefined): Promise<void> {
+  const repo = generated.repoDir;
+  const client = OURS.start();
+  try {
+    const started = performance.now();
+    await client.initialize(repo);
+    const jobFile = findJobFile(repo);
+    const uri = fileUri(join(repo, jobFile));
+    const published = client.nextPublish(uri, () => true, 600_000);
+    client.open(uri, readFileSync(join(repo, jobFile), 'utf8'));
+    await published;
+    const ready = performance.now() - started;
+    const auditStarted = performance.now();
+    await client.request('fluxJobGuard/audit');
+    const auditMs = performance.now() - auditStarted;
+    const memory = client.memory();
+    notes.push(`server: initialize → first diagnostics of ${jobFile} took ${fmt(ready, 'ms')} (repository indexing included); fluxJobGuard/audit took ${fmt(auditMs, 'ms')}; ${client.publishes} publishes`);
+    rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: memory.rss / 1e6, samples: [memory.rss / 1e6], targetValue: 250, note: 'VmRSS after initialize + open + fluxJobGuard/audit' });
+    rows.push({ figure: 'memory server peak (VmHWM)', unit: 'MB', median: memory.hwm / 1e6, samples: [memory.hwm / 1e6], note: 'information' });
+    rows.push({ figure: 'audit server request (information)', unit: 'ms', median: auditMs, samples: [auditMs], baseline: parseAllMs ? { name: 'parse all', value: parseAllMs } : undefined, note: 'one run' });
+  } catch (error) {
+    rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: null, samples: [], error: (error as Error).message.split('\n')[0] });
+  } finally {
+    await client.shutdown();
+  }
+}
+
+function findJobFile(repo: string): string {
+  const found = listYamlFiles(repo).find((f) => f.endsWith('/job.yaml'));
+  if (!found) throw new Error('no job.yaml in the generated repository');
+  return found;
+}
+
+// ---- the table ----------------------------------------------------------------
+
+function fmt(value: number, unit: Unit): string {
+  if (unit === 'MB') return `${value.toFixed(0)} MB`;
+  if (value >= 10_000) return `${(value / 1000).toFixed(1)} s`;
+  if (value >= 100) return `${value.toFixed(0)} ms`;
+  if (value >= 10) return `${value.toFixed(1)} ms`;
+  return `${value.toFixed(2)} ms`;
+}
+
+function verdict(row: Row): { ratio: string; target: string; result: string } {
+  if (row.median === null) return { ratio: '', target: '', result: 'ERROR' };
+  const ratio = row.baseline ? row.median / row.baseline.value : null;
+  if (row.targetRatio !== undefined && ratio !== null) return { ratio: ratio.toFixed(3), target: `≤ ${row.targetRatio}`, result: ratio <= row.targetRatio ? 'ok' : 'miss' };
+  if (row.targetValue !== undefined) return { ratio: ratio === null ? '' : ratio.toFixed(3), target: `≤ ${row.targetValue} ${row.unit}`, result: row.median <= row.targetValue ? 'ok' : 'miss' };
+  return { ratio: ratio === null ? '' : ratio.toFixed(3), target: '', result: 'info' };
+}
+
+function printTable(): void {
+  const header = ['figure', 'median', 'baseline', 'ratio', 'target', ''];
+  const body = rows.map((row) => {
+    const v = verdict(row);
+    return [row.figure, row.median === null ? '—' : fmt(row.median, row.unit), row.baseline ? `${row.baseline.name} ${fmt(row.baseline.value, row.unit)}` : '', v.ratio, v.target, v.result];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : i === cells.length - 1 ? c : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of body) console.log(line(r));
+  const footnotes = rows.filter((r) => r.note || r.error).map((r) => `- ${r.figure.trim()}: ${r.error ? 'ERROR ' + r.error : r.note}`);
+  if (footnotes.length + notes.length > 0) console.log('');
+  for (const n of [...footnotes, ...notes]) console.log(n);
+}
+
+// ---- main ---------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const started = performance.now();
+  const generated = ensureGenerated(repoRoot, argv.includes('--regenerate'), log);
+  log(`flux-job-guard bench: node ${process.version}, ${cpus().length} CPUs; reps: edit ${EDIT_REPS}, open ${OPEN_REPS}, audit ${AUDIT_REPS}; parts: ${[...only].join(',')}`);
+  if (only.has('edit') || only.has('open')) await lspFigures(generated, only);
+  if (only.has('audit') || only.has('memory')) await auditFigures(generated, only);
+  if (only.has('memory')) {
+    const parseAll = rows.find((r) => r.figure.startsWith('audit CLI'))?.baseline?.value;
+    await serverMemory(generated, parseAll);
+  }
+  console.log('');
+  console.log(`flux-job-guard bench — medians; node ${process.version}, ${cpus().length} CPUs, ${new Date().toISOString()}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  printTable();
+  const out = jsonPath ?? join(generated.dir, 'results.json');
+  writeFileSync(out, JSON.stringify({ node: process.version, cpus: cpus().length, date: new Date().toISOString(), rows: rows.map((r) => ({ ...r, ...verdict(r) })), notes }, null, 2) + '\n');
+  const failed = rows.some((r) => r.median === null);
+  const missed = rows.some((r) => verdict(r).result === 'miss');
+  process.exitCode = failed || (argv.includes('--check') && missed) ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : String(error));
+  process.exit(1);
+});

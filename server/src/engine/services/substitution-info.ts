@@ -1,0 +1,105 @@
+// Editor services over Flux substitution (pure; the LSP layer formats them):
+// what a `${NAME}` under the cursor means, where it is defined, and the file
+// as Flux would render it.
+import { stringify } from 'yaml';
+import { substitutionRoles, optsOut } from '../flux/check';
+import { envsubst, ExpressionOccurrence } from '../flux/envsubst';
+import type { Builder, DefinedVariable } from '../flux/graph';
+import { documentOccurrences, SourceOccurrence } from '../flux/scalars';
+import type { Contract } from '../contract/model';
+import { fluxContextOf } from '../repo-analysis';
+import type { RepoIndex } from '../repo-index';
+import { parseYamlFile, ParsedDocument } from '../yaml-docs';
+
+export interface VariableInfo {
+  name: string;
+  /** [start, end) of the `${...}` in the file. */
+  span: [number, number];
+  /** Per substituting Kustomization: its definition, or null when it leaves the name undefined. */
+  byKustomization: Array<{ builder: Builder; definition: DefinedVariable | null }>;
+  /** The scalar line holding the occurrence, before and after Flux substitutes it. */
+  line: string;
+  rendered: { ok: true; output: string } | { ok: false; error: string };
+}
+
+function documentAt(documents: ParsedDocument[], offset: number): ParsedDocument | undefined {
+  return documents.find((parsed) => offset >= parsed.base && offset <= parsed.end);
+}
+
+/** The `${NAME}` expression at `offset` (the innermost, for nested defaults). */
+function expressionAt(occurrences: SourceOccurrence[], offset: number): { occurrence: SourceOccurrence; expression: ExpressionOccurrence } | null {
+  for (const occurrence of occurrences) {
+    if (occurrence.occurrence.kind !== 'expression' || offset < occurrence.span[0] || offset > occurrence.span[1]) continue;
+    const shift = occurrence.span[0] - occurrence.valueStart;
+    let expression = occurrence.occurrence;
+    for (let deeper = true; deeper; ) {
+      deeper = false;
+      for (const nested of expression.nested) {
+        if (offset >= nested.start + shift && offset <= nested.end + shift) {
+          expression = nested;
+          deeper = true;
+        }
+      }
+    }
+    return { occurrence, expression };
+  }
+  return null;
+}
+
+export function variableAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number): VariableInfo | null {
+  const flux = fluxContextOf(index, contract, path);
+  if (!flux) return null;
+  const { substituting } = substitutionRoles(flux);
+  if (substituting.length === 0) return null;
+  const parsed = documentAt(parseYamlFile(text), offset);
+  if (!parsed || optsOut(parsed)) return null;
+  const found = expressionAt(documentOccurrences(parsed), offset);
+  if (!found || found.expression.name === null) return null;
+  const { occurrence, expression } = found;
+  const name = expression.name!;
+  const shift = occurrence.span[0] - occurrence.valueStart;
+  const lineStart = occurrence.value.lastIndexOf('\n', occurrence.valueStart - 1) + 1;
+  const lineEnd = occurrence.value.indexOf('\n', occurrence.valueStart);
+  const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+  const first = substituting[0];
+  return {
+    name,
+    span: [expression.start + shift, expression.end + shift],
+    byKustomization: substituting.map((builder) => ({ builder, definition: builder.vars?.defined.get(name) ?? null })),
+    line,
+    rendered: envsubst(line, (n) => first.vars?.defined.get(n)?.value, { strict: flux.strict }),
+  };
+}
+
+/** The file as Flux would render it: each resource re-serialized (comments gone) and substituted. */
+export function renderAsFlux(index: RepoIndex, contract: Contract, path: string, text: string): string {
+  const flux = fluxContextOf(index, contract, path);
+  const substituting = flux ? substitutionRoles(flux).substituting : [];
+  if (substituting.length === 0) {
+    return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
+  }
+  const builder = substituting[0];
+  const lookup = (name: string) => builder.vars?.defined.get(name)?.value;
+  const parts = [`# ${path} as Flux Kustomization "${builder.kustomization.name}" renders it (post-build substitution${flux!.strict ? ', strict' : ''}).`];
+  for (const parsed of parseYamlFile(text)) {
+    if (parsed.doc.contents === null) continue;
+    if (parsed.errors.length > 0) {
+      parts.push(`# not valid YAML: ${parsed.errors[0].message}`);
+      continue;
+    }
+    let serialized: string;
+    try {
+      serialized = stringify(parsed.doc.toJS({ maxAliasCount: 1000 }), { lineWidth: 0 });
+    } catch (error) {
+      parts.push(`# cannot render this document: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (optsOut(parsed)) {
+      parts.push(`# substitution disabled for this resource\n${serialized}`);
+      continue;
+    }
+    const result = envsubst(serialized, lookup, { strict: flux!.strict });
+    parts.push(result.ok ? result.output : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
+  }
+  return parts.join('\n---\n');
+}

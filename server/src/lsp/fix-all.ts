@@ -1,0 +1,24 @@
+// "Escape all in this file": every preferred one-file fix of the Flux
+// substitution hazards, merged into one edit (usable from
+// `editor.codeActionsOnSave` as `source.fixAll.fluxJobGuard`).
+import type { Finding, Fix } from '../engine/types';
+
+export const FIX_ALL_KIND = 'source.fixAll.fluxJobGuard';
+
+const ESCAPABLE = new Set(['flux-substitution-undefined', 'flux-substitution-syntax', 'flux-substitution-default', 'flux-substitution-pid']);
+
+export function fixAllEdit(findings: Finding[], _uri: string): Fix | null {
+  const edits: Fix['edits'] = [];
+  const seen = new Set<string>();
+  for (const finding of findings) {
+    if (!ESCAPABLE.has(finding.rule)) continue;
+    const fix = finding.fixes?.find((candidate) => candidate.preferred);
+    if (!fix || fix.edits.length !== 1 || fix.edits[0].file !== finding.file) continue;
+    const edit = fix.edits[0];
+    const key = `${edit.range.start.line}:${edit.range.start.character}`;
+    if (seen.has(key)) continue; // two findings on one occurrence: escape it once
+    seen.add(key);
+    edits.push(edit);
+  }
+  return edits.length > 0 ? { title: `Escape all ${edits.length} Flux substitution hazards in this file`, edits } : null;
+}

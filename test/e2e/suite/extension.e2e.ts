@@ -1,0 +1,328 @@
+/// <reference types="mocha" />
+// What a user does with Flux Job Guard, in a real workbench: open a Job from a
+// Flux repository, read the squiggles, apply the quick fix, change a setting,
+// edit the contract, audit the workspace, hover a substitution, survive a
+// server crash. One suite for every host (code-server, the web workbench,
+// desktop VS Code); host.ts holds the few host-specific bits.
+//
+// The workspace is a fresh copy of test/e2e/fixtures/workspace per run, so the
+// tests may change files; they run in order and each leaves the files as the
+// next one expects them (see the notes on each).
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { Control, readControl, screenshot } from './control';
+import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
+
+const EXTENSION_ID = 'flux-job-guard.flux-job-guard';
+const SOURCE = 'flux-job-guard';
+const WAIT_MS = 30_000;
+
+const FILES = {
+  contract: '.flux-job-guard.yaml',
+  backup: 'apps/backup/backup-job.yaml',
+  report: 'apps/report/report-job.yaml',
+  cleanup: 'apps/cleanup/cleanup-job.yaml',
+  migrate: 'apps/migrate/migrate-job.yaml',
+} as const;
+
+/** The part of the extension's activate() result the suite uses (client/src/common.ts ExtensionApi). */
+interface Api {
+  client(): { state: number };
+  lastAuditSummary(): string[];
+}
+const CLIENT_RUNNING = 2; // vscode-languageclient State.Running
+
+interface AuditResponse {
+  folders: Array<{ folder: string; summaryLine: string; errors: number; warnings: number; jobs: number; files: number }>;
+}
+
+// ---- helpers ---------------------------------------------------------------
+
+function fixture(path: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'a workspace folder is open');
+  return vscode.Uri.joinPath(folder.uri, ...path.split('/'));
+}
+
+function codeOf(diagnostic: vscode.Diagnostic): string {
+  const code = diagnostic.code;
+  return String(typeof code === 'object' && code !== null ? code.value : code);
+}
+
+function ours(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+}
+
+function describeDiagnostics(uri: vscode.Uri): string {
+  const list = ours(uri).map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+  return `[${list.join(', ')}]`;
+}
+
+/** Resolves with the extension's diagnostics of `uri` once `predicate` holds for them. */
+function waitForDiagnostics(uri: vscode.Uri, predicate: (d: vscode.Diagnostic[]) => boolean, what: string, timeoutMs = WAIT_MS): Promise<vscode.Diagnostic[]> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const diagnostics = ours(uri);
+      if (!predicate(diagnostics)) return;
+      subscription.dispose();
+      clearTimeout(timer);
+      resolve(diagnostics);
+    };
+    const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
+      if (event.uris.some((changed) => changed.toString() === uri.toString())) check();
+    });
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what} in ${uri.path}; diagnostics now ${describeDiagnostics(uri)}`));
+    }, timeoutMs);
+    check();
+  });
+}
+
+const has = (code: string) => (d: vscode.Diagnostic[]) => d.some((x) => codeOf(x) === code);
+const lacks = (code: string) => (d: vscode.Diagnostic[]) => !d.some((x) => codeOf(x) === code);
+const only = (diagnostics: vscode.Diagnostic[], code: string) => diagnostics.filter((d) => codeOf(d) === code);
+
+async function waitUntil<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function open(path: string): Promise<{ document: vscode.TextDocument; editor: vscode.TextEditor }> {
+  const document = await vscode.workspace.openTextDocument(fixture(path));
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  return { document, editor };
+}
+
+/** Line and column of the first `needle` in the document (asserts it is there). */
+function find(document: vscode.TextDocument, needle: string, after = 0): vscode.Position {
+  const offset = document.getText().indexOf(needle, after);
+  assert.ok(offset >= 0, `${needle} in ${document.uri.path}`);
+  return document.positionAt(offset);
+}
+
+async function replaceAll(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+  assert.ok(await vscode.workspace.applyEdit(edit), `edit applied to ${document.uri.path}`);
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((hover) => hover.contents)
+    .map((content) => (typeof content === 'string' ? content : content.value))
+    .join('\n');
+}
+
+// ---- the suite ---------------------------------------------------------------
+
+suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function () {
+  let control: Control;
+  let api: Api;
+  let extension: vscode.Extension<Api>;
+
+  suiteSetup(async function () {
+    control = await readControl();
+    const found = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is installed`);
+    extension = found;
+    api = await extension.activate();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('activates and starts its language server', async function () {
+    assert.ok(extension.isActive);
+    assert.strictEqual(typeof api.lastAuditSummary, 'function');
+    await waitUntil(() => api.client().state === CLIENT_RUNNING, 'the language client to run');
+    if (control.mode === 'installed') {
+      // the suite must exercise the packaged extension, not the project folder
+      assert.match(extension.extensionPath, /flux-job-guard\.flux-job-guard-\d+\.\d+\.\d+/, `installed from the .vsix: ${extension.extensionPath}`);
+    }
+  });
+
+  test('every command of the manifest is registered', async () => {
+    const contributed = (extension.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
+    assert.deepStrictEqual(contributed.slice().sort(), [
+      'fluxJobGuard.auditWorkspace',
+      'fluxJobGuard.previewSubstitution',
+      'fluxJobGuard.restartServer',
+      'fluxJobGuard.showOutput',
+    ]);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepStrictEqual(contributed.filter((command) => !registered.has(command)), [], 'contributed commands without a handler');
+  });
+
+  test('a Job without a TTL shows ttl-missing on its `spec` key', async () => {
+    const { document } = await open(FILES.backup);
+    const diagnostics = await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing');
+    const [missing] = only(diagnostics, 'ttl-missing');
+    assert.strictEqual(only(diagnostics, 'ttl-missing').length, 1);
+    const specLine = document.getText().split('\n').indexOf('spec:');
+    const expected = new vscode.Range(specLine, 0, specLine, 4);
+    assert.ok(missing.range.isEqual(expected), `range ${describeDiagnostics(document.uri)} is the spec key at line ${specLine}`);
+    assert.strictEqual(document.getText(missing.range), 'spec');
+    assert.strictEqual(missing.severity, vscode.DiagnosticSeverity.Error);
+    assert.match(missing.message, /Job "backup-snapshot" sets no spec\.ttlSecondsAfterFinished/);
+    assert.match(missing.message, /ttlSecondsAfterFinished: 86400/);
+  });
+
+  test('an undefined ${BACKUP_DIR} shows flux-substitution-undefined on the reference, a defined ${CLUSTER_NAME} none', async () => {
+    const { document } = await open(FILES.backup);
+    const diagnostics = await waitForDiagnostics(document.uri, has('flux-substitution-undefined'), 'flux-substitution-undefined');
+    const undefinedRefs = only(diagnostics, 'flux-substitution-undefined');
+    assert.strictEqual(undefinedRefs.length, 1, `one undefined reference, got ${describeDiagnostics(document.uri)}`);
+    const [finding] = undefinedRefs;
+    const reference = new vscode.Range(find(document, '${BACKUP_DIR}'), find(document, '${BACKUP_DIR}').translate(0, '${BACKUP_DIR}'.length));
+    assert.ok(reference.contains(finding.range), `range ${document.getText(finding.range)} lies within \${BACKUP_DIR}`);
+    assert.match(document.getText(finding.range), /BACKUP_DIR/);
+    assert.strictEqual(finding.severity, vscode.DiagnosticSeverity.Error);
+    assert.match(finding.message, /BACKUP_DIR/);
+    const clusterLine = find(document, '${CLUSTER_NAME}').line;
+    assert.ok(!diagnostics.some((d) => codeOf(d).startsWith('flux-substitution') && d.range.start.line === clusterLine), 'no substitution finding on ${CLUSTER_NAME}');
+  });
+
+  test('hovering a defined ${CLUSTER_NAME} shows its value from postBuild.substitute', async () => {
+    const { document } = await open(FILES.backup);
+    await waitForDiagnostics(document.uri, has('ttl-missing'), 'the first analysis');
+    const position = find(document, '${CLUSTER_NAME}').translate(0, 4); // on the name
+    const text = await waitUntil(async () => {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, position)) ?? [];
+      const text = hoverText(hovers);
+      return /CLUSTER_NAME/.test(text) || /\bhome\b/.test(text) ? text : null;
+    }, 'a hover on ${CLUSTER_NAME}', 10_000);
+    assert.match(text, /\bhome\b/, `the hover shows the value: ${text}`);
+  });
+
+  test('screenshots: a squiggle with its hover, and the quick-fix menu', async function () {
+    if (!control.screenshots || !control.url) this.skip();
+    const { document, editor } = await open(FILES.backup);
+    const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
+    const at = missing.range.start.translate(0, 2);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(missing.range, vscode.TextEditorRevealType.InCenter);
+    await sleep(300);
+    await vscode.commands.executeCommand('editor.action.showHover');
+    const hover = await screenshot(control, 'hover', '.monaco-editor .monaco-hover:not(.hidden)');
+    // the second picture shows the menu alone
+    await vscode.commands.executeCommand('editor.action.hideHover').then(undefined, () => undefined);
+    await sleep(300);
+    await vscode.commands.executeCommand('editor.action.quickFix');
+    const quickFix = await screenshot(control, 'quick-fix', '.action-widget');
+    await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
+    assert.ok(hover.found, `the hover was on screen (${hover.path})`);
+    assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path})`);
+  });
+
+  test('the insert-TTL quick fix clears ttl-missing and the saved file holds the TTL and its comment', async () => {
+    const { document } = await open(FILES.backup);
+    const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range);
+    const insert = actions.find((action) => action.title.startsWith('Insert ttlSecondsAfterFinished: 86400'));
+    assert.ok(insert, `insert-TTL action offered among: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(insert.isPreferred, 'the insert-TTL fix is the preferred one');
+    assert.ok(insert.kind && vscode.CodeActionKind.QuickFix.contains(insert.kind), `a quick fix, not ${insert.kind?.value}`);
+    assert.ok(insert.edit, 'the action carries its edit');
+    const before = document.getText();
+    assert.ok(await vscode.workspace.applyEdit(insert.edit));
+    const added = ['  # converges: TODO say why a second run reaches the same state and does not fail', '  ttlSecondsAfterFinished: 86400'];
+    assert.strictEqual(document.getText(), before.replace('\nspec:\n', `\nspec:\n${added.join('\n')}\n`), 'two lines inserted under spec, nothing else changed');
+    assert.ok(await document.save(), 'saved');
+    await waitForDiagnostics(document.uri, lacks('ttl-missing'), 'ttl-missing to clear');
+    const onDisk = await readDiskText(document.uri);
+    assert.strictEqual(onDisk, document.getText(), 'the file on disk is the editor text');
+    assert.ok(onDisk.includes(`spec:\n${added.join('\n')}\n  backoffLimit: 1\n`), `the TTL and its comment under spec on disk:\n${onDisk}`);
+  });
+
+  test('diagnostics follow the fluxJobGuard.ttl.required setting', async () => {
+    const { document } = await open(FILES.report);
+    const settings = () => vscode.workspace.getConfiguration('fluxJobGuard', document.uri);
+    await waitForDiagnostics(document.uri, lacks('ttl-unexpected-value'), 'no ttl-unexpected-value at the default 86400');
+    await sleep(500); // the first analysis has been published: the change below is what the next one answers
+    try {
+      await settings().update('ttl.required', 3600, vscode.ConfigurationTarget.Workspace);
+      const diagnostics = await waitForDiagnostics(document.uri, has('ttl-unexpected-value'), 'ttl-unexpected-value once 3600 is required');
+      const [unexpected] = only(diagnostics, 'ttl-unexpected-value');
+      assert.strictEqual(document.getText(unexpected.range), '86400');
+      assert.match(unexpected.message, /3600/);
+    } finally {
+      await settings().update('ttl.required', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitForDiagnostics(document.uri, lacks('ttl-unexpected-value'), 'ttl-unexpected-value to clear with the setting reset');
+  });
+
+  test('diagnostics of an open manifest follow edits of the contract file', async () => {
+    const { document: manifest } = await open(FILES.migrate);
+    await waitForDiagnostics(manifest.uri, has('ttl-missing'), 'ttl-missing on db-migrate');
+    const { document: contract } = await open(FILES.contract);
+    const original = contract.getText();
+    const entry = [
+      '    - file: apps/migrate/migrate-job.yaml',
+      '      job: db-migrate',
+      "      reason: The migration's completion records that the schema is current.",
+      '',
+    ].join('\n');
+    try {
+      await replaceAll(contract, original + entry);
+      await waitForDiagnostics(manifest.uri, lacks('ttl-missing'), 'ttl-missing to clear once the contract lists db-migrate');
+      assert.ok(await contract.save());
+    } finally {
+      await replaceAll(contract, original);
+      await contract.save();
+    }
+    await waitForDiagnostics(manifest.uri, has('ttl-missing'), 'ttl-missing back once the entry is gone');
+  });
+
+  test('Audit Workspace finds problems in files never opened and reports its summary line', async () => {
+    const cleanup = fixture(FILES.cleanup);
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === cleanup.toString()), 'cleanup-job.yaml was never opened');
+    assert.deepStrictEqual(ours(cleanup), [], 'no diagnostics before the audit');
+    const response = await vscode.commands.executeCommand<AuditResponse>('fluxJobGuard.auditWorkspace');
+    assert.strictEqual(response.folders.length, 1);
+    const diagnostics = await waitForDiagnostics(cleanup, has('ttl-missing'), 'ttl-missing from the audit');
+    const [missing] = only(diagnostics, 'ttl-missing');
+    assert.match(missing.message, /Job "cleanup-tmp"/);
+    const lines = (await readDiskText(cleanup)).split('\n');
+    assert.strictEqual(lines[missing.range.start.line], 'spec:');
+    assert.deepStrictEqual([missing.range.start.character, missing.range.end.character], [0, 4]);
+    // the output channel cannot be read through the API: the activate() result exposes the lines it logged
+    const summary = api.lastAuditSummary();
+    assert.strictEqual(summary.length, 1, `one folder: ${summary.join(' / ')}`);
+    assert.match(summary[0], /FAIL: \d+ error\(s\), \d+ warning\(s\) in 5 Job\(s\) in \d+ file\(s\)$/);
+    assert.ok(summary[0].endsWith(response.folders[0].summaryLine), `${summary[0]} ends with ${response.folders[0].summaryLine}`);
+    assert.ok(response.folders[0].errors >= 2, 'cleanup-tmp and db-migrate have no TTL');
+  });
+
+  test('after the server process is killed (SIGKILL) the client restarts it and the diagnostics come back', async function () {
+    if (!canKillServer()) this.skip(); // the web build's server is a worker nobody outside the client can end
+    const { document } = await open(FILES.migrate);
+    await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing before the crash');
+    const oldPid = await waitUntil(() => serverPid(extension.extensionPath), 'the language server process', 10_000);
+    let cleared = false;
+    const watch = vscode.languages.onDidChangeDiagnostics(() => {
+      if (ours(document.uri).length === 0) cleared = true;
+    });
+    try {
+      killServer(oldPid);
+      await waitUntil(() => cleared, 'the diagnostics of the dead server to be cleared');
+      const newPid = await waitUntil(() => {
+        const pid = serverPid(extension.extensionPath);
+        return pid !== null && pid !== oldPid ? pid : null;
+      }, 'a new language server process');
+      assert.notStrictEqual(newPid, oldPid);
+      await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing from the restarted server');
+      await waitUntil(() => api.client().state === CLIENT_RUNNING, 'the client to run again');
+    } finally {
+      watch.dispose();
+    }
+  });
+});
