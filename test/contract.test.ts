@@ -129,7 +129,7 @@ describe('loadContract: schema', () => {
     { name: 'flux.strict not a boolean', text: lines('flux:', '  strict: yes'), range: [1, 10, 1, 13], message: '`flux.strict` must be true or false.' },
     { name: 'flux.substitution not a mode', text: lines('flux:', '  substitution: sometimes'), range: [1, 16, 1, 25], message: '`flux.substitution` must be one of auto, always, never.' },
     { name: 'not YAML', text: lines('ttl:', '  required: [1, 2'), range: [2, 0, 2, 0], message: 'The contract file is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]' },
-    { name: 'two documents', text: lines('ttl: {}', '---', 'jobs: {}'), range: [2, 0, 2, 8], message: 'The contract file must hold one YAML document.' },
+    { name: 'two documents', text: lines('ttl: {}', '---', 'jobs: {}'), range: [2, 0, 3, 0], message: 'The contract file must hold one YAML document.' },
     { name: 'an entry without a reason', rule: 'contract-reason-missing', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml'), range: [2, 6, 2, 18], message: '`ttl.noFinishTimeout[0]` has no reason: write down why this Job is an exception.' },
   ];
 

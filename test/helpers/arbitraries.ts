@@ -157,7 +157,7 @@ export const SCRIPT_LINES = [
   'exit 0',
 ];
 
-const TTL_VALUES = ['86400', '86400', '86400', '3600', '0', '"86400"', "'3600'", '8.64e4', '-1', '', '~', 'null', '1.5', '0x10', '99999999999999999999', '{}', '[]', '!!int 86400', '!!str 86400', '86400 # converges: trailing reason'];
+const TTL_VALUES = ['86400', '86400', '86400', '3600', '0', '"86400"', "'3600'", '8.64e4', '-1', '', '~', 'null', '1.5', '0x10', '99999999999999999999', '{}', '[]', '!!int 86400', '!!str 86400', '&t !!str 3600', '!!null  # none', '!custom 5', '86400 # converges: trailing reason'];
 const NAMES = ['migrate', 'migrate', 'db-migrate-v2', 'backup', '${APP_NAME}-init', '"quoted-name"', "'single'", 'ünï-🚀', '""', '123', 'true', 'x'.repeat(70), '[a, b]', '{a: b}', '&n migrate', '!!str tagged'];
 const NOTES = ['none', 'above', 'above', 'trailing', 'placeholder', 'other-comment', 'blank-then-above'] as const;
 

@@ -3,7 +3,8 @@
  * float, a negative number, null). Kubernetes rejects the Job. Fix: write the
  * integer it means, or the required value.
  */
-import { TTL_KEY } from '../jobs';
+import { TTL_KEY, TtlFacts } from '../jobs';
+import type { OffsetEdit } from '../yaml-edit';
 import type { Fix } from '../types';
 import { jobLabel, JobRule } from './rule';
 
@@ -15,6 +16,25 @@ export function intendedInteger(source: string): number | null {
   return Number.isSafeInteger(number) && number >= 0 ? number : null;
 }
 
+/**
+ * The edit that writes `value` as the TTL. A tag (`!!str 86400`) is no part of the value's range,
+ * so it is replaced too (else the fix changes nothing); an anchor stays. An empty value is written
+ * right after the key's `:`, since the parser puts the empty node where a comment after it starts
+ * and `86400# converges: ...` would read as one string.
+ */
+function valueEdit(text: string, ttl: TtlFacts, value: string): OffsetEdit {
+  const [start, end] = ttl.valueSpan;
+  const from = ttl.keySpan[1];
+  // The key's `:`, then the anchor and tag written on its line (in either order).
+  const head = /^[ \t]*:((?:[ \t]+(?:&\S+|!\S*))*)/.exec(text.slice(from, Math.max(from, start)));
+  if (!head) return { start, end, newText: value };
+  const tokens = head[1].trim().split(/[ \t]+/).filter(Boolean);
+  const anchor = tokens.find((token) => token.startsWith('&'));
+  if (!tokens.some((token) => token.startsWith('!')) && ttl.source !== '') return { start, end, newText: value };
+  const colonEnd = from + head[0].length - head[1].length;
+  return { start: colonEnd, end: ttl.source === '' ? from + head[0].length : end, newText: ` ${anchor ? anchor + ' ' : ''}${value}` };
+}
+
 export const ttlInvalid: JobRule = {
   meta: { id: 'ttl-invalid', defaultSeverity: 'error', summary: 'ttlSecondsAfterFinished is not a non-negative integer.' },
   check(job, context) {
@@ -23,11 +43,7 @@ export const ttlInvalid: JobRule = {
     const required = context.contract.requiredTtl;
     const fixes: Fix[] = [];
     const intended = intendedInteger(ttl.source);
-    // An empty value is written right after the key's `:`: the parser puts the empty node where a
-    // comment after it starts, and `86400# converges: ...` would read as one string.
-    const colon = ttl.source === '' ? context.text.indexOf(':', ttl.keySpan[1]) + 1 : 0;
-    const [start, end] = colon > 0 ? [colon, colon] : ttl.valueSpan;
-    const replaceWith = (text: string) => [{ start, end, newText: ttl.source === '' ? ` ${text}` : text }];
+    const replaceWith = (text: string) => [valueEdit(context.text, ttl, text)];
     if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
     if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));
     const shown = ttl.source === '' ? 'no value' : ttl.source;

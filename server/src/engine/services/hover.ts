@@ -36,8 +36,12 @@ export function describeVariable(info: VariableInfo, contract: Contract, locate:
       parts.push(`**\${${info.name}}** is not defined by ${where}: Flux ${effect}.` + (unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which is not in the repository.` : ''));
     }
   }
-  const rendered = info.rendered.ok ? info.rendered.output : `Flux fails: ${info.rendered.error}`;
-  parts.push(`Flux renders this line as:\n\n\`\`\`text\n${rendered}\n\`\`\``);
+  const block = (text: string) => `\n\n\`\`\`text\n${text}\n\`\`\``;
+  if (info.rendered.ok) parts.push(`Flux renders this line as:${block(info.rendered.output)}`);
+  else {
+    parts.push(`Flux fails: ${info.rendered.error}`);
+    if (info.lenient !== null) parts.push(`Without strict substitution the line would read:${block(info.lenient)}`);
+  }
   return parts.join('\n\n');
 }
 

@@ -20,6 +20,8 @@ export interface VariableInfo {
   /** The scalar line holding the occurrence, before and after Flux substitutes it. */
   line: string;
   rendered: { ok: true; output: string } | { ok: false; error: string };
+  /** Without strict mode (undefined names blank), when the strict rendering fails. */
+  lenient: string | null;
 }
 
 function documentAt(documents: ParsedDocument[], offset: number): ParsedDocument | undefined {
@@ -62,12 +64,16 @@ export function variableAt(index: RepoIndex, contract: Contract, path: string, t
   const lineEnd = occurrence.value.indexOf('\n', occurrence.valueStart);
   const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
   const first = substituting[0];
+  const lookupFirst = (n: string) => first.vars?.defined.get(n)?.value;
+  const rendered = envsubst(line, lookupFirst, { strict: flux.strict });
+  const lenient = rendered.ok ? null : envsubst(line, lookupFirst, { strict: false });
   return {
     name,
     span: [expression.start + shift, expression.end + shift],
     byKustomization: substituting.map((builder) => ({ builder, definition: builder.vars?.defined.get(name) ?? null })),
     line,
-    rendered: envsubst(line, (n) => first.vars?.defined.get(n)?.value, { strict: flux.strict }),
+    rendered,
+    lenient: lenient?.ok ? lenient.output : null,
   };
 }
 

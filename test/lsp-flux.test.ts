@@ -1,0 +1,110 @@
+// Flux substitution over lsp --stdio: hover on a defined ${NAME}, go to its
+// definition, the escape quick fix, fix-all, the TTL hover and the preview.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { CodeAction, Hover, Location, MarkupContent } from 'vscode-languageserver-protocol';
+import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+
+const KUSTOMIZATION = `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: apps
+  namespace: flux-system
+spec:
+  interval: 1h
+  path: ./apps
+  prune: true
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substitute:
+      CLUSTER_NAME: home
+`;
+
+const JOB = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: report
+spec:
+  # converges: it only reads
+  ttlSecondsAfterFinished: 86400
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: alpine:3.20
+          command: ["/bin/sh", "-c", "echo \${CLUSTER_NAME} \${HOME} \${TMPDIR}"]
+`;
+
+let root: string;
+let client: TestLspClient;
+let uri: string;
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'fjg-flux-'));
+  for (const [path, text] of Object.entries({ 'flux/apps.yaml': KUSTOMIZATION, 'apps/job.yaml': JOB })) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  client = new TestLspClient();
+  await client.initialize(root);
+  uri = fileUri(join(root, 'apps/job.yaml'));
+  client.open(uri, JOB);
+  await client.waitForDiagnostics(uri, (d) => d.filter((x) => x.code === 'flux-substitution-undefined').length === 2);
+});
+
+after(() => client.shutdown());
+
+const line = 13;
+const columnOf = (needle: string) => JOB.split('\n')[line].indexOf(needle);
+
+test('hover on a defined ${NAME}: its value, the Kustomization that defines it, the line as Flux renders it', async () => {
+  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } })) as Hover;
+  const text = (hover.contents as MarkupContent).value;
+  assert.match(text, /\$\{CLUSTER_NAME\}\*\* = `home`/);
+  assert.match(text, /Kustomization "apps" at flux\/apps\.yaml:13/);
+  assert.match(text, /Flux fails: variable not set \(strict mode\): "HOME"/, 'strict: the line fails on HOME');
+  assert.match(text, /echo home  \n/, 'and without strict mode it reads with HOME and TMPDIR blank');
+  assert.deepEqual(hover.range, { start: { line, character: columnOf('${CLUSTER_NAME}') }, end: { line, character: columnOf('${CLUSTER_NAME}') + 15 } });
+});
+
+test('go to definition jumps to the substitute key', async () => {
+  const locations = (await client.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } })) as Location[];
+  assert.deepEqual(locations, [{ uri: fileUri(join(root, 'flux/apps.yaml')), range: { start: { line: 12, character: 6 }, end: { line: 12, character: 18 } } }]);
+});
+
+test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; after it, no substitution finding', async () => {
+  const diagnostics = client.latest(uri)!;
+  const home = diagnostics.find((d) => d.code === 'flux-substitution-undefined' && d.range.start.character === columnOf('${HOME}'))!;
+  const actions = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [home] } })) as CodeAction[];
+  const escape = actions.find((a) => a.isPreferred)!;
+  assert.equal(applyEdits(JOB, editsFor(escape.edit!, uri)).split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}'));
+  const fixAll = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [], only: ['source.fixAll'] } })) as CodeAction[];
+  assert.equal(fixAll.length, 1);
+  const fixed = applyEdits(JOB, editsFor(fixAll[0].edit!, uri));
+  assert.equal(fixed.split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}').replace('${TMPDIR}', () => '$${TMPDIR}'));
+  client.change(uri, fixed);
+  await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
+  client.change(uri, JOB);
+  await client.waitForDiagnostics(uri, (d) => d.filter((x) => x.code === 'flux-substitution-undefined').length === 2);
+});
+
+test('hover on ttlSecondsAfterFinished names the Kustomization and the re-run period', async () => {
+  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 4 } })) as Hover;
+  const text = (hover.contents as MarkupContent).value;
+  assert.match(text, /Flux Kustomization `apps` \(flux\/apps\.yaml:2\), interval 1h, prune true/);
+  assert.match(text, /Flux re-creates this Job about 24 h after it finishes: it runs again about once a day/);
+});
+
+test('preview: the file as Flux renders it, or Flux\'s error', async () => {
+  const preview = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
+  assert.match(preview.text, /Flux fails to build this resource: variable not set \(strict mode\): "HOME"/);
+  client.change(uri, JOB.replace(' ${HOME} ${TMPDIR}', ''));
+  await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
+  const clean = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
+  assert.match(clean.text, /echo home/);
+  assert.doesNotMatch(clean.text, /converges/, 'comments are gone after re-serialization');
+});
