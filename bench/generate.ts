@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 
 /** Bump when the output changes, so stale inputs are regenerated. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 export const SEED = 0x5eed_f1c5;
 export const REPO_FILES = 20_000;
 export const EDIT_FILE_JOBS = 2000;
@@ -91,8 +91,14 @@ const IMAGES = ['ghcr.io/home-operations/postgres-init:17', 'docker.io/library/a
 
 // ---- the 2000-Job file ------------------------------------------------------
 
+const OTHER_TTL = 3600;
+
+function jobName(i: number, app: string): string {
+  return `${app}-${['migrate', 'seed', 'backup', 'init-db', 'sync', 'reindex'][i % 6]}-${String(i).padStart(4, '0')}`;
+}
+
 function jobDocument(rng: Rng, i: number, ns: string, app: string, opts: { ttl: 'required' | 'missing' | 'other' | 'no-note'; script: string[]; labels: boolean }): string {
-  const name = `${app}-${['migrate', 'seed', 'backup', 'init-db', 'sync', 'reindex'][i % 6]}-${String(i).padStart(4, '0')}`;
+  const name = jobName(i, app);
   const lines = [
     'apiVersion: batch/v1',
     'kind: Job',
@@ -104,7 +110,7 @@ function jobDocument(rng: Rng, i: number, ns: string, app: string, opts: { ttl: 
   ];
   if (opts.ttl === 'required') lines.push(`  # converges: ${rng.words(rng.int(3, 6))}`, '  ttlSecondsAfterFinished: 86400');
   else if (opts.ttl === 'no-note') lines.push('  ttlSecondsAfterFinished: 86400');
-  else if (opts.ttl === 'other') lines.push(`  ttlSecondsAfterFinished: ${rng.pick([600, 3600, 7200])}`);
+  else if (opts.ttl === 'other') lines.push(`  ttlSecondsAfterFinished: ${OTHER_TTL}`);
   lines.push(
     `  backoffLimit: ${rng.int(0, 6)}`,
     '  template:',
@@ -331,6 +337,16 @@ function patchFile(rng: Rng, app: string): string {
   return ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${app}`, 'spec:', `  replicas: ${rng.int(1, 3)}`, '  template:', '    spec:', '      nodeSelector:', `        kubernetes.io/arch: ${rng.pick(['amd64', 'arm64'])}`].join('\n') + '\n';
 }
 
+function serviceMonitor(rng: Rng, app: string): string {
+  return ['apiVersion: monitoring.coreos.com/v1', 'kind: ServiceMonitor', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', '    matchLabels:', `      app.kubernetes.io/name: ${app}`, '  endpoints:', '    - port: http', `      interval: ${rng.pick(['30s', '1m'])}`, '      path: /metrics'].join('\n') + '\n';
+}
+
+function appConfig(rng: Rng): string {
+  const lines = ['# application settings, turned into a ConfigMap by configMapGenerator'];
+  for (let k = 0, n = rng.skewed(3, 60); k < n; k++) lines.push(`${rng.pick(WORDS)}_${k}: ${rng.pick(['true', 'false', String(rng.int(0, 9999)), JSON.stringify(rng.words(3))])}`);
+  return lines.join('\n') + '\n';
+}
+
 function hex(rng: Rng, n: number): string {
   let s = '';
   for (let i = 0; i < n; i++) s += '0123456789abcdef'[rng.int(0, 15)];
@@ -371,9 +387,12 @@ function crd(rng: Rng, group: string, kind: string, props: number): string {
   let emitted = 0;
   const emit = (indent: string, depth: number) => {
     const children = depth === 0 ? Math.max(1, Math.ceil(props / 40)) : rng.int(2, 7);
+    const used = new Set<string>();
     for (let c = 0; c < children && emitted < props; c++) {
       emitted++;
-      const name = rng.pick(WORDS) + rng.pick(['', 'Ref', 'Spec', 'Name', 'Policy', 'Seconds', 'Count']) + (c > 3 ? String(c) : '');
+      let name = rng.pick(WORDS) + rng.pick(['', 'Ref', 'Spec', 'Name', 'Policy', 'Seconds', 'Count']);
+      while (used.has(name)) name += String(c);
+      used.add(name);
       lines.push(`${indent}${name}:`, `${indent}  description: |-`, `${indent}    ${rng.sentence(6, 24)}`);
       if (rng.chance(0.3)) lines.push(`${indent}    ${rng.sentence(6, 24)}`);
       if (depth < 6 && rng.chance(0.35)) {
@@ -388,7 +407,12 @@ function crd(rng: Rng, group: string, kind: string, props: number): string {
       }
     }
   };
-  while (emitted < props) emit('            ', 0);
+  // Top-level properties come in rounds; number each round so keys stay unique.
+  for (let round = 0; emitted < props; round++) {
+    const before = lines.length;
+    emit('            ', 0);
+    if (round > 0) for (let l = before; l < lines.length; l++) if (/^ {12}[a-zA-Z]+:$/.test(lines[l])) lines[l] = lines[l].replace(/:$/, `R${round}:`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -448,7 +472,7 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
   const rng = new Rng(SEED);
   const files: Files = new Map();
   const stats: RepoStats = { jobFiles: 0, jobs: 0, fluxKustomizations: 0, multiMbFiles: [] };
-  const jobPaths: string[] = [];
+  const jobFiles: Array<{ path: string; jobs: Array<{ name: string; ttl: string }> }> = [];
 
   files.set('kubernetes/flux/cluster/ks.yaml', fluxKustomization(rng, 'cluster-apps', 'flux-system', './kubernetes/apps', { CLUSTER: 'main' }, true));
   files.set(
@@ -492,6 +516,8 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
     if (rng.chance(0.15)) {
       ksDocs.push(fluxKustomization(rng, `${app}-extras`, ns, `./${dir}/extras`, null, false));
       stats.fluxKustomizations++;
+      files.set(`${dir}/extras/kustomization.yaml`, ['---', 'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'resources:', '  - ./servicemonitor.yaml'].join('\n') + '\n');
+      files.set(`${dir}/extras/servicemonitor.yaml`, serviceMonitor(rng, app));
     }
     files.set(`${dir}/ks.yaml`, '---\n' + ksDocs.join('---\n'));
     const resources: string[] = [];
@@ -508,22 +534,27 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
       // A few hundred Jobs with shell scripts; a few files hold two.
       const count = rng.chance(0.1) ? 2 : 1;
       const docs: string[] = [];
+      const jobs: Array<{ name: string; ttl: string }> = [];
       for (let j = 0; j < count; j++) {
         const roll = rng.next();
         const ttl = roll < 0.75 ? 'required' : roll < 0.85 ? 'missing' : roll < 0.93 ? 'other' : 'no-note';
         docs.push(jobDocument(rng, stats.jobs, ns, app, { ttl, script: shellScript(rng, app, substituted, [3, 40]), labels: true }));
+        jobs.push({ name: jobName(stats.jobs, app), ttl });
         stats.jobs++;
       }
+      jobFiles.push({ path: `${dir}/app/job.yaml`, jobs });
       put('job.yaml', '---\n' + docs.join('---\n'));
       stats.jobFiles++;
-      jobPaths.push(`${dir}/app/job.yaml`);
     }
     const kustomization = ['---', 'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'resources:', ...resources.map((r) => `  - ${r}`)];
     if (rng.chance(0.1)) {
       files.set(`${dir}/app/patch-deployment.yaml`, patchFile(rng, app));
       kustomization.push('patches:', '  - path: ./patch-deployment.yaml');
     }
-    if (rng.chance(0.2)) kustomization.push('configMapGenerator:', `  - name: ${app}-configmap`, '    files:', '      - ./resources/config.yaml', 'generatorOptions:', '  disableNameSuffixHash: true');
+    if (rng.chance(0.2)) {
+      kustomization.push('configMapGenerator:', `  - name: ${app}-configmap`, '    files:', '      - ./resources/config.yaml', 'generatorOptions:', '  disableNameSuffixHash: true');
+      files.set(`${dir}/app/resources/config.yaml`, appConfig(rng));
+    }
     files.set(`${dir}/app/kustomization.yaml`, kustomization.join('\n') + '\n');
   }
   for (const [ns, apps] of namespaceApps) {
@@ -532,17 +563,16 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
   // Fill up to the exact count with small ConfigMaps.
   for (let i = 0; files.size < REPO_FILES - reserve; i++) files.set(`kubernetes/apps/default/extra-config-${i}.yaml`, configMap(rng, `extra-${i}`, 'default'));
 
+  // Contract entries that hold: Jobs without a TTL on purpose, Jobs that keep another value.
+  const entries = (ttl: string, n: number) => jobFiles.flatMap((f) => f.jobs.filter((j) => j.ttl === ttl).map((j) => ({ path: f.path, name: j.name }))).slice(0, n);
   contractLines.push(
     '# The finish-timeout contract of the generated benchmark repository.',
     'ttl:',
     '  required: 86400',
     '  noFinishTimeout:',
-    `    - file: ${jobPaths[3]}`,
-    '      reason: Its completion is the record of the one-off import.',
+    ...entries('missing', 6).flatMap((e) => [`    - file: ${e.path}`, `      job: ${e.name}`, '      reason: Its completion is the record of the one-off import.']),
     '  otherFinishTimeout:',
-    `    - file: ${jobPaths[5]}`,
-    '      value: 3600',
-    '      reason: An hour is enough to read its logs.',
+    ...entries('other', 6).flatMap((e) => [`    - file: ${e.path}`, `      job: ${e.name}`, `      value: ${OTHER_TTL}`, '      reason: An hour is enough to read its logs.']),
     'flux:',
     '  strict: true',
   );

@@ -6,8 +6,9 @@
 //   node scripts/e2e-code-server.mjs [--no-build] [--installed[=file.vsix]] [--docs-images]
 //     --installed   install the packaged .vsix into a fresh extensions dir with
 //                   `code-server --install-extension` and test that instead of the
-//                   project folder (builds the package with scripts/package.mjs when
-//                   no file is given)
+//                   project folder: no extensionDevelopmentPath, the workbench loads the
+//                   installed copy (built by scripts/package.mjs into the run dir unless
+//                   --installed=<file.vsix> names one)
 //     --docs-images copy the hover and quick-fix screenshots into docs/images/
 // env: CS_ENV (scripts/setup-code-server.sh's folder), CHROMIUM_PATH, RUN_TIMEOUT_S (300),
 //      VERBOSE=1 (all workbench logs), KEEP_RUN_DIR=1
@@ -17,7 +18,7 @@
 // as VS Code's own browser integration tests do; the workbench calls
 // window.codeAutomationExit(code) when the suite's run() settles.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
@@ -62,13 +63,13 @@ let extensionPath = root;
 if (installed) {
   let vsix = option('installed');
   if (!vsix) {
-    const pkg = spawnSync(process.execPath, ['scripts/package.mjs'], { cwd: root, encoding: 'utf8' });
+    vsix = path.join(run.dir, 'flux-job-guard.vsix');
+    const pkg = spawnSync(process.execPath, ['scripts/package.mjs', `--out=${vsix}`], { cwd: root, encoding: 'utf8' });
     process.stdout.write(pkg.stdout);
     if (pkg.status !== 0) {
       process.stderr.write(pkg.stderr);
       finish({ host: HOST, started, code: 1, reason: 'scripts/package.mjs failed', runDir: run.dir });
     }
-    vsix = newestVsix();
   }
   vsix = path.resolve(vsix);
   const install = spawnSync(node24, [csEntry, ...common, '--install-extension', vsix], { env, encoding: 'utf8' });
@@ -146,11 +147,4 @@ try {
   await end(code === 0 ? 0 : 1, code === 0 ? undefined : `the workbench exited with ${code}`);
 } catch (error) {
   await end(1, String(error?.stack ?? error));
-}
-
-function newestVsix() {
-  const files = readdirSync(root).filter((name) => name.endsWith('.vsix')).map((name) => path.join(root, name));
-  files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  if (!files[0]) throw new Error('no .vsix in the project folder');
-  return files[0];
 }

@@ -60,6 +60,8 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     outputChannel: output,
     traceOutputChannel: output,
     diagnosticCollectionName: 'flux-job-guard',
+    // The server reads git (job-immutable-template) only in a trusted workspace.
+    initializationOptions: () => ({ trusted: vscode.workspace.isTrusted }),
   };
   let client = createClient(options, output);
 
@@ -105,6 +107,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
       await client.start();
     }),
     { dispose: () => void client.stop() },
+    vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.commands.executeCommand(Commands.restart)),
   );
   await client.start();
   return { client: () => client, output, lastAuditSummary: () => lastSummary };

@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import { audit } from '../engine/audit';
 import { ReadResult, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from '../node/node-repo-fs';
+import { gitHeadReader } from '../node/git-head';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/repo-fs';
@@ -18,11 +19,12 @@ export const VERSION = typeof FLUX_JOB_GUARD_VERSION === 'string' ? FLUX_JOB_GUA
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
 Usage:
-  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES]
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git]
   flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
   flux-job-guard lsp --stdio                                         the language server
   flux-job-guard --version | --help
 
+--git (the default in a git checkout) compares Jobs with git HEAD for job-immutable-template; --no-git turns that off.
 Exit status: 0 no error finding, 1 at least one error finding, 2 usage error or unreadable input.
 `;
 
@@ -68,10 +70,11 @@ interface AuditArgs {
   format: 'text' | 'json' | 'sarif';
   quiet: boolean;
   maxFileSize: number;
+  git: boolean;
 }
 
 function parseAuditArgs(args: string[]): AuditArgs {
-  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE };
+  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true };
   let dirSeen = false;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
@@ -120,7 +123,8 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     contractPath = nodePath.relative((fs as NodeRepoFs).root, configAbsolute).split(nodePath.sep).join('/');
     fs = withFile(fs, contractPath, decodeFile(bytes, options.maxFileSize));
   }
-  const result = await audit(fs, { contractPath });
+  const head = options.git ? (await gitHeadReader(dir)) ?? undefined : undefined;
+  const result = await audit(fs, { contractPath, head });
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output =
     options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);

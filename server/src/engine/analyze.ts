@@ -2,9 +2,10 @@
 // and return findings plus the facts the contract checks and the summary
 // need. Pure: the caller supplies the text, the file's role and the contract.
 import type { Contract, TtlEntry, TtlListName } from './contract/model';
-import { contractEntryEdit } from './contract/edit';
+import { contractEntryEdit, contractListEdit } from './contract/edit';
+import type { DocumentRuleContext, RepositoryFacts } from './rules/document-rule';
 import { isJobDocument, jobFacts } from './jobs';
-import { JOB_RULES } from './rules';
+import { DOCUMENT_RULES, JOB_RULES } from './rules';
 import type { JobCoverage, JobRuleContext } from './rules/rule';
 import { LineIndex } from './text';
 import type { Finding, Fix, RuleMeta } from './types';
@@ -34,7 +35,11 @@ export interface FileInput {
   contract: Contract;
   /** The Flux Kustomizations that build the file; absent: none does. */
   flux?: FluxFileContext;
+  /** Repository-wide facts for the pod and lifecycle rules; absent: those rules that need them stay silent. */
+  repository?: RepositoryFacts;
 }
+
+const NO_REPOSITORY: RepositoryFacts = { declaresServiceAccount: () => true };
 
 export function coverageOf(contract: Contract, file: string, name: string | null): JobCoverage {
   const covers = (entry: TtlEntry) => entry.file === file && (entry.job === null || entry.job === name);
@@ -56,7 +61,10 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
       const made = makeFinding(meta, input.file, lines, span, message, null, fixes);
       return severity ? { ...made, severity } : made;
     }, (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
-    if (input.role !== 'resource' || !isJobDocument(parsed)) continue;
+    if (input.role !== 'resource') continue;
+    const documentContext = documentRuleContext(input, lines);
+    for (const rule of DOCUMENT_RULES) findings.push(...rule.check(parsed, documentContext));
+    if (!isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
     jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
     const context = jobRuleContext(input, lines, job.name);
@@ -76,6 +84,24 @@ function fileFix(file: string, lines: LineIndex, title: string, edits: OffsetEdi
     title,
     edits: edits.map((edit) => ({ file, range: lines.range(edit.start, edit.end), newText: edit.newText })),
     ...(preferred ? { preferred } : {}),
+  };
+}
+
+function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleContext {
+  const { file, text, contract } = input;
+  return {
+    file,
+    text,
+    lines,
+    contract,
+    builders: input.flux?.builders ?? [],
+    repository: input.repository ?? NO_REPOSITORY,
+    finding: (meta, span, message, fixes, job) => makeFinding(meta, file, lines, span, message, job ?? null, fixes),
+    fix: (title, edits, preferred) => fileFix(file, lines, title, edits, preferred),
+    contractListFix: (title, path, itemLines) => {
+      const edit = contractListEdit(contract, path, itemLines);
+      return edit ? { title, edits: [edit] } : null;
+    },
   };
 }
 

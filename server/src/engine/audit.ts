@@ -2,8 +2,8 @@
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, makeFinding, coverageOf } from './analyze';
-import { analyzeInRepo } from './repo-analysis';
-import { checkContractEntries, FileJobs, noJobsFinding } from './contract/checks';
+import { analyzeInRepo, HeadReader, mayHoldJob } from './repo-analysis';
+import { checkContractEntries, checkExternalAccounts, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
 import type { Contract, Settings } from './contract/model';
 import { CONTRACT_FILE_NAME, contractDir } from './contract/model';
@@ -36,6 +36,8 @@ export interface AuditOptions {
   /** Repository-relative path of the contract file. */
   contractPath?: string;
   settings?: Settings;
+  /** The file at git HEAD, for job-immutable-template; absent: that rule stays silent. */
+  head?: HeadReader;
 }
 
 const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
@@ -104,7 +106,10 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     const read = texts.get(path) ?? (await fs.read(path));
     texts.delete(path); // analysed once; let the text go
     let analysis: FileAnalysis | null = null;
-    if (read.kind === 'text') analysis = analyzeInRepo(index, contract, path, read.text);
+    if (read.kind === 'text') {
+      const headText = options.head && mayHoldJob(read.text) ? await options.head(path) : undefined;
+      analysis = analyzeInRepo(index, contract, path, read.text, undefined, headText);
+    }
     else if (read.kind === 'skipped') analysis = { findings: [skippedFinding(path, read)], jobs: [] };
     analyses.set(path, analysis);
     return analysis;
@@ -121,6 +126,7 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
   }
   findings.push(...checkContractEntries(contract, (file) => jobsIn.get(file)!));
+  findings.push(...checkExternalAccounts(contract, index));
 
   const audited = [...analyses.entries()].filter(([path, analysis]) => analysis && isAudited(contract, path));
   const summary = summarize(contract, audited.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));

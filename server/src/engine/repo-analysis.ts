@@ -16,8 +16,17 @@ export function fluxContextOf(index: RepoIndex, contract: Contract, path: string
   return { builders, strict: contract.strict, mode: contract.substitution };
 }
 
-export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[]): FileAnalysis {
-  const analysis = analyzeFile({ file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path) }, documents);
+/** Reads a file's text at git HEAD: undefined when git cannot tell, null when the file is not in HEAD. */
+export type HeadReader = (path: string) => Promise<string | null | undefined>;
+
+/** Files whose HEAD version the lifecycle rule needs: those that may hold a Job. */
+export function mayHoldJob(text: string): boolean {
+  return /kind:\s*["']?Job\b/.test(text);
+}
+
+export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
+  const repository = { declaresServiceAccount: (name: string, namespace: string | null) => index.declaresServiceAccount(name, namespace), headText };
+  const analysis = analyzeFile({ file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path), repository }, documents);
   const problems = index.fluxGraph().problems.filter((problem) => problem.file === path);
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);

@@ -67,6 +67,22 @@ export class RepoIndex {
     return this.graph;
   }
 
+  /** Whether a ServiceAccount document declares `name` (in `namespace`, when both sides know it). */
+  declaresServiceAccount(name: string, namespace: string | null): boolean {
+    for (const facts of this.facts.values()) {
+      if (facts.serviceAccounts.some((sa) => sa.name === name && (namespace === null || sa.namespace === null || sa.namespace === namespace))) return true;
+    }
+    return false;
+  }
+
+  /** Whether any pod in the repository runs as `name` (in `namespace`, when both sides know it). */
+  usesServiceAccount(name: string, namespace: string | null): boolean {
+    for (const facts of this.facts.values()) {
+      if (facts.serviceAccountUses.some((sa) => sa.name === name && (namespace === null || sa.namespace === null || sa.namespace === namespace))) return true;
+    }
+    return false;
+  }
+
   allFacts(): IterableIterator<FileFacts> {
     return this.facts.values();
   }

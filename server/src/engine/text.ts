@@ -35,7 +35,9 @@ export class LineIndex {
   }
 
   position(offset: number): Position {
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let clamped = Math.max(0, Math.min(offset, this.text.length));
+    // Never between the halves of a surrogate pair (a parser's error may end there): no editor can place it.
+    if (isLowSurrogate(this.text.charCodeAt(clamped)) && isHighSurrogate(this.text.charCodeAt(clamped - 1))) clamped--;
     let low = 0;
     let high = this.starts.length - 1;
     while (low < high) {
@@ -56,6 +58,9 @@ export class LineIndex {
     return { start: this.position(start), end: this.position(end) };
   }
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** The line ending a fix must write: the file's own (CRLF files stay CRLF). */
 export function lineEnding(text: string): '\r\n' | '\n' {

@@ -2,11 +2,11 @@
 // index and the analysis of its files. No LSP types here: the connection
 // layer (server.ts) turns what this returns into diagnostics and edits.
 import type { FileAnalysis } from '../engine/analyze';
-import { analyzeInRepo } from '../engine/repo-analysis';
+import { analyzeInRepo, HeadReader, mayHoldJob } from '../engine/repo-analysis';
 import { mayHoldFacts } from '../engine/flux/facts';
 import { parseYamlFile, ParsedDocument } from '../engine/yaml-docs';
 import { audit, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
-import { checkContractEntries, FileJobs } from '../engine/contract/checks';
+import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
 import { ReadResult, RepoFs } from '../engine/repo-fs';
 import { RepoIndex } from '../engine/repo-index';
@@ -36,8 +36,13 @@ export class Project {
   index = new RepoIndex();
   private ready: Promise<void> | null = null;
 
-  constructor(readonly rootUri: string, disk: RepoFs, public settings: FluxJobGuardSettings) {
+  constructor(readonly rootUri: string, disk: RepoFs, public settings: FluxJobGuardSettings, private readonly head?: HeadReader) {
     this.fs = new OverlayFs(disk);
+  }
+
+  /** The file at git HEAD when the lifecycle rule needs it (and git may be used here). */
+  async headText(path: string, text: string): Promise<string | null | undefined> {
+    return this.head && mayHoldJob(text) ? this.head(path) : undefined;
   }
 
   /** Loads the contract and the repository index; call again after a settings change. */
@@ -67,14 +72,14 @@ export class Project {
   }
 
   /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
-  analyze(path: string, text: string, documents?: ParsedDocument[]): Finding[] {
+  analyze(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): Finding[] {
     if (path === this.contract.path) return [];
-    const analysis = this.rawAnalysis(path, text, documents);
+    const analysis = this.rawAnalysis(path, text, documents, headText);
     return this.present(analysis.findings);
   }
 
-  rawAnalysis(path: string, text: string, documents?: ParsedDocument[]): FileAnalysis {
-    return analyzeInRepo(this.index, this.contract, path, text, documents);
+  rawAnalysis(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
+    return analyzeInRepo(this.index, this.contract, path, text, documents, headText);
   }
 
   /**
@@ -96,7 +101,7 @@ export class Project {
       const read = await this.fs.read(entry.file);
       jobsIn.set(entry.file, read.kind === 'text' ? { exists: true, jobs: this.rawAnalysis(entry.file, read.text).jobs } : read.kind === 'missing' ? { exists: false } : { exists: true, jobs: [] });
     }
-    return this.present([...this.contractLoadFindings, ...checkContractEntries(this.contract, (file) => jobsIn.get(file)!)]);
+    return this.present([...this.contractLoadFindings, ...checkContractEntries(this.contract, (file) => jobsIn.get(file)!), ...checkExternalAccounts(this.contract, this.index)]);
   }
 
   /** Whether a change to `path` can change what the contract file's diagnostics say. */
@@ -138,6 +143,7 @@ export class Project {
     await this.whenReady();
     const result = await audit(this.fs, {
       contractPath: this.contractPath,
+      head: this.head,
       settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
     });
     // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.

@@ -25,6 +25,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import { sortFindings } from '../engine/audit';
 import type { RepoFs } from '../engine/repo-fs';
+import type { HeadReader } from '../engine/repo-analysis';
 import { summaryLine } from '../engine/summary-line';
 import type { Finding } from '../engine/types';
 import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
@@ -34,6 +35,8 @@ import { Project } from './project';
 export interface Platform {
   /** A RepoFs for a workspace folder (or the folder of a loose file). */
   repoFs(root: URI, settings: FluxJobGuardSettings): RepoFs;
+  /** Reads files at git HEAD (desktop, trusted workspaces only); null where that is not possible. */
+  headReader?(root: URI): Promise<HeadReader | null>;
 }
 
 export function startServer(connection: Connection, platform: Platform): void {
@@ -47,11 +50,14 @@ export function startServer(connection: Connection, platform: Platform): void {
   const auditOnly = new Map<string, Finding[]>();
   let folders: URI[] = [];
   let canPullConfiguration = false;
+  /** The client says whether the workspace is trusted; git is read only when it is. */
+  let trusted = false;
 
   const log = (message: string) => connection.console.log(message);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
+    trusted = (params.initializationOptions as { trusted?: boolean } | undefined)?.trusted === true;
     folders = (params.workspaceFolders ?? []).map((folder) => URI.parse(folder.uri));
     if (folders.length === 0 && params.rootUri) folders = [URI.parse(params.rootUri)];
     return {
@@ -92,7 +98,8 @@ export function startServer(connection: Connection, platform: Platform): void {
     let project = projects.get(key);
     if (!project) {
       const settings = await settingsFor(root);
-      project = projects.get(key) ?? new Project(key, platform.repoFs(root, settings), settings);
+      const head = trusted && platform.headReader ? await platform.headReader(root) : null;
+      project = projects.get(key) ?? new Project(key, platform.repoFs(root, settings), settings, head ?? undefined);
       if (!projects.has(key)) {
         projects.set(key, project);
         for (const document of documents.all()) {
@@ -161,7 +168,9 @@ export function startServer(connection: Connection, platform: Platform): void {
     }
     const text = document.getText();
     const { changed, documents: parsed } = project.updateIndex(path, text);
-    publish(document.uri, project.analyze(path, text, parsed));
+    const headText = await project.headText(path, text);
+    if (documents.get(document.uri)?.version !== document.version) return; // superseded while git answered
+    publish(document.uri, project.analyze(path, text, parsed, headText));
     if (changed) await revalidateOpen(project, document.uri);
     if (project.affectsContract(path)) await publishContract(project);
   }

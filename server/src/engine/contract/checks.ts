@@ -68,6 +68,30 @@ function markCovered(coveredBy: Map<string, TtlEntry>, entry: TtlEntry, keys: st
   for (const key of keys) coveredBy.set(key, entry);
 }
 
+/** `serviceAccounts.external` rots too: an account the repository now declares, or that no pod uses, is stale. */
+export function checkExternalAccounts(contract: Contract, repository: { declaresServiceAccount(name: string, namespace: string | null): boolean; usesServiceAccount(name: string, namespace: string | null): boolean }): Finding[] {
+  const lines = new LineIndex(contract.text);
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  contract.externalAccounts.forEach((account, index) => {
+    const where = `serviceAccounts.external[${index}] ("${account.name}"${account.namespace ? ` in ${account.namespace}` : ''})`;
+    const key = `${account.name}/${account.namespace ?? '*'}`;
+    let problem: string | null = null;
+    let meta = CONTRACT_STALE;
+    if (seen.has(key)) {
+      meta = CONTRACT_DUPLICATE;
+      problem = `${where} is listed twice: keep one entry.`;
+    } else if (repository.declaresServiceAccount(account.name, account.namespace)) {
+      problem = `${where} is stale: the repository now declares this ServiceAccount. Remove the entry.`;
+    } else if (!repository.usesServiceAccount(account.name, account.namespace)) {
+      problem = `${where} is stale: no pod in the repository runs as it. Remove the entry.`;
+    }
+    seen.add(key);
+    if (problem) findings.push(makeFinding(meta, contract.path, lines, account.spans.name, problem, null));
+  });
+  return findings;
+}
+
 /** `contract-no-jobs`: on `jobs.include` when the contract file has one, else on its first line. */
 export function noJobsFinding(contract: Contract): Finding {
   const lines = new LineIndex(contract.text);

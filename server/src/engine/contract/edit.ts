@@ -38,6 +38,24 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
   return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };
 }
 
+/** Appends an entry (unindented `itemLines`) to the list at `path` of the contract, creating the file or keys as needed. */
+export function contractListEdit(contract: Contract, path: string[], itemLines: string[]): FileEdit | null {
+  if (!contract.exists) {
+    const lines = path.map((key, i) => `${'  '.repeat(i)}${key}:`);
+    const indent = '  '.repeat(path.length);
+    const body = [...lines, ...itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`)].join('\n');
+    return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
+  }
+  const [parsed] = parseYamlFile(contract.text);
+  if (parsed && parsed.errors.length > 0) return null;
+  const root = parsed ? asMap(parsed.doc, parsed.doc.contents) : null;
+  if (parsed && parsed.doc.contents !== null && !root) return null;
+  const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, path, itemLines);
+  if (!edit) return null;
+  const lines = new LineIndex(contract.text);
+  return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };
+}
+
 function zeroRange() {
   return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 }

@@ -61,7 +61,7 @@ export function substitutionFindings(
   if (rules.length === 0 || !parsed.source.slice(parsed.base, parsed.end).includes('$') || optsOut(parsed)) return [];
   const occurrences = documentOccurrences(parsed);
   const findings: Finding[] = [];
-  const context: SubstitutionContext = { substituting, plain, strict: flux.strict, occurrences, index: 0, finding, fix };
+  const context: SubstitutionContext = { substituting, plain, strict: flux.strict, occurrences, index: 0, text: parsed.source, finding, fix };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
     for (const rule of rules) findings.push(...rule.check(occurrence, context));

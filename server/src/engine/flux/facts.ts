@@ -4,6 +4,7 @@
 // `substituteFrom` may name, and ServiceAccounts. A text prefilter keeps
 // most files from being parsed at all.
 import { basenameOf, dirnameOf, joinRepoPath } from '../paths';
+import { podSpecOf } from '../pods';
 
 import {
   asMap,
@@ -112,22 +113,25 @@ export interface FileFacts {
   kustomize: KustomizeConfig | null;
   variableSources: VariableSource[];
   serviceAccounts: ServiceAccountDecl[];
+  /** ServiceAccounts that pods in this file run as. */
+  serviceAccountUses: ServiceAccountDecl[];
 }
 
-const EMPTY: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [] };
+const EMPTY: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
 
 /** Cheap test: can this text hold anything the graph needs? */
 export function mayHoldFacts(path: string, text: string): boolean {
   return (
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
-    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount)\b/.test(text)
+    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount)\b/.test(text) ||
+    /serviceAccount(Name)?\s*:/.test(text)
   );
 }
 
 export function extractFacts(path: string, text: string, documents?: ParsedDocument[]): FileFacts {
   if (!mayHoldFacts(path, text)) return EMPTY;
-  const facts: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [] };
+  const facts: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
   for (const parsed of documents ?? parseYamlFile(text)) {
     if (parsed.errors.length > 0) continue;
     const { doc } = parsed;
@@ -145,6 +149,9 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
       const name = getString(doc, root, 'metadata', 'name');
       if (name) facts.serviceAccounts.push({ name, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
     }
+    const podSpec = podSpecOf(doc);
+    const account = podSpec ? getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount') : null;
+    if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
   }
   return facts;
 }

@@ -16,9 +16,8 @@ export interface SourceOccurrence {
   valueEnd: number;
 }
 
-/** Every substitution occurrence in a document's scalars, in source order. */
-export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] {
-  const found: SourceOccurrence[] = [];
+/** Calls `visit` for every string scalar (keys included) of a document, in document order. */
+export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number) => void): void {
   const stack: unknown[] = [parsed.doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -26,21 +25,22 @@ export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] 
       for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
     } else if (isPair(node)) {
       stack.push(node.value, node.key);
-    } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range && node.value.includes('$')) {
-      const start = parsed.base + node.range[0];
-      const end = parsed.base + node.range[1];
-      const map = offsetMap(parsed.source, start, end, node.value);
-      for (const occurrence of scanSubstitutions(node.value)) {
-        found.push({
-          occurrence,
-          span: [map(occurrence.start), map(occurrence.end - 1) + 1],
-          value: node.value,
-          valueStart: occurrence.start,
-          valueEnd: occurrence.end,
-        });
-      }
+    } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1]);
     }
   }
+}
+
+/** Every substitution occurrence in a document's scalars, in source order. */
+export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] {
+  const found: SourceOccurrence[] = [];
+  forEachStringScalar(parsed, (value, start, end) => {
+    if (!value.includes('$')) return;
+    const map = offsetMap(parsed.source, start, end, value);
+    for (const occurrence of scanSubstitutions(value)) {
+      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end });
+    }
+  });
   return found.sort((a, b) => a.span[0] - b.span[0]);
 }
 

@@ -2,6 +2,12 @@
 import type { RuleMeta } from '../types';
 import * as catalogue from './catalogue';
 import type { JobRule } from './rule';
+import type { DocumentRule } from './document-rule';
+import { jobArgoTemplate } from './job-argo-template';
+import { jobImmutableTemplate } from './job-immutable-template';
+import { podServiceAccountUndeclared } from './pod-service-account-undeclared';
+import { podTmpHandoff } from './pod-tmp-handoff';
+import { ttlShorterThanInterval } from './ttl-shorter-than-interval';
 import { ttlConvergenceNote } from './ttl-convergence-note';
 import { ttlForbidden } from './ttl-forbidden';
 import { ttlInvalid } from './ttl-invalid';
@@ -10,6 +16,9 @@ import { ttlMissing } from './ttl-missing';
 import { ttlUnexpectedValue } from './ttl-unexpected-value';
 
 export const JOB_RULES: readonly JobRule[] = [ttlMissing, ttlUnexpectedValue, ttlForbidden, ttlMisplaced, ttlInvalid, ttlConvergenceNote];
+
+/** Rules over any resource document (pods, lifecycle). */
+export const DOCUMENT_RULES: readonly DocumentRule[] = [podTmpHandoff, podServiceAccountUndeclared, jobArgoTemplate, ttlShorterThanInterval, jobImmutableTemplate];
 
 export const ALL_RULES: readonly RuleMeta[] = [
   ...JOB_RULES.map((rule) => rule.meta),

@@ -15,6 +15,8 @@ export interface SubstitutionContext {
   /** All occurrences of the document, for rules that look at neighbours (runs of `$$`). */
   occurrences: SourceOccurrence[];
   index: number;
+  /** The whole file's text (occurrence spans are offsets into it). */
+  text: string;
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
 }
@@ -24,9 +26,17 @@ export interface SubstitutionRule {
   check(occurrence: SourceOccurrence, context: SubstitutionContext): Finding[];
 }
 
-/** `$` inserted before an occurrence: `${X}` becomes `$${X}`, which Flux turns back into `${X}`. */
+/**
+ * `$` inserted before every `$` of an occurrence: `${X}` becomes `$${X}`, which Flux turns back into
+ * `${X}`. Every one, not just the first: once the outer `${` is escaped, a nested `${Y}` of its
+ * default is no longer inside an expression and Flux would substitute it (and a `$$` in it would
+ * collapse); doubled, the shell gets exactly the text as written.
+ */
 export function escapeFix(context: SubstitutionContext, occurrence: SourceOccurrence, what: string): Fix {
-  return context.fix(`Escape ${what} from Flux ($\${ → the shell sees \${)`, [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$' }], true);
+  const edits: OffsetEdit[] = [];
+  for (let i = occurrence.span[0]; i < occurrence.span[1]; i++) if (context.text[i] === '$') edits.push({ start: i, end: i, newText: '$' });
+  if (edits.length === 0) edits.push({ start: occurrence.span[0], end: occurrence.span[0], newText: '$' });
+  return context.fix(`Escape ${what} from Flux ($\${ → the shell sees \${)`, edits, true);
 }
 
 /** Who defines `name` for every substituting builder, or the builders that leave it undefined. */

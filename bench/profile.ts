@@ -1,0 +1,214 @@
+// CPU profiles of the bench scenarios, summarised by original source file
+// (through dist/cli.js.map), so "where does the time go" has an answer:
+//   node out/bench/profile.js [lsp] [audit] [server-audit] [--top=N]
+//     lsp           the server: open + 5 one-character edits of each edit/open input
+//     audit         the CLI audit of the generated repository
+//     server-audit  the server: initialize on the generated repository, open a Job, fluxJobGuard/audit
+// Profiles land in bench/.generated/profiles/ (open them in Chrome DevTools or
+// VS Code for flame charts); the summary goes to stdout.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { basename, join } from 'node:path';
+import { ensureGenerated } from './generate';
+import { BenchLspClient, fileUri } from './lsp-client';
+import { listYamlFiles } from './parse-all';
+
+const repoRoot = join(__dirname, '..', '..');
+const CLI = join(repoRoot, 'dist', 'cli.js');
+const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
+const argv = process.argv.slice(2);
+const TOP = Number(argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
+const PROFILE_ARGS = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+// ---- scenarios ------------------------------------------------------------------
+
+async function profileLsp(dir: string): Promise<void> {
+  const generated = ensureGenerated(repoRoot);
+  const inputs = [generated.jobsFile, ...(existsSync(SHARED_BENCH) ? readdirSync(SHARED_BENCH).filter((f) => f.endsWith('.yaml')).map((f) => join(SHARED_BENCH, f)) : [])];
+  const workspace = join(generated.dir, 'lsp-workspace');
+  mkdirSync(workspace, { recursive: true });
+  const client = new BenchLspClient({ nodeArgs: PROFILE_ARGS(dir), script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) });
+  await client.initialize(workspace);
+  for (const path of inputs) {
+    const text = readFileSync(path, 'utf8');
+    const uri = fileUri(join(workspace, basename(path)));
+    const opened = client.nextPublish(uri);
+    client.open(uri, text);
+    await opened;
+    // Toggle one character in the middle of the file (a TTL digit when there is one).
+    const ttl = text.indexOf('ttlSecondsAfterFinished: 86400', text.length >> 1);
+    const offset = ttl !== -1 ? ttl + 'ttlSecondsAfterFinished: 8640'.length : text.indexOf('description: ', text.length >> 1) + 'description: '.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length - 1;
+    const character = offset - (before.lastIndexOf('\n') + 1);
+    const original = text[offset];
+    for (let k = 0; k < 5; k++) {
+      const published = client.nextPublish(uri);
+      const replacement = k % 2 === 0 ? (original === '0' ? '1' : original === original.toUpperCase() ? original.toLowerCase() : original.toUpperCase()) : original;
+      client.change(uri, { start: { line, character }, end: { line, character: character + 1 } }, replacement);
+      await published;
+    }
+    client.close(uri);
+  }
+  await client.shutdown();
+}
+
+function profileAudit(dir: string): void {
+  const generated = ensureGenerated(repoRoot);
+  const run = spawnSync(process.execPath, [...PROFILE_ARGS(dir), CLI, 'audit', generated.repoDir, '--format', 'json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`the CLI exited with ${run.status}`);
+}
+
+async function profileServerAudit(dir: string): Promise<void> {
+  const generated = ensureGenerated(repoRoot);
+  const client = new BenchLspClient({ nodeArgs: PROFILE_ARGS(dir), script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) });
+  await client.initialize(generated.repoDir);
+  const jobFile = listYamlFiles(generated.repoDir).find((f) => f.endsWith('/job.yaml'))!;
+  const uri = fileUri(join(generated.repoDir, jobFile));
+  const opened = client.nextPublish(uri, () => true, 600_000);
+  client.open(uri, readFileSync(join(generated.repoDir, jobFile), 'utf8'));
+  await opened;
+  await client.request('fluxJobGuard/audit');
+  await client.shutdown(120_000);
+}
+
+// ---- summary --------------------------------------------------------------------
+
+class Mapper {
+  private readonly maps = new Map<string, SourceMap | null>();
+  private readonly cache = new Map<string, { source: string; line: number }>();
+
+  locate(frame: CallFrame): { source: string; line: number } {
+    const key = `${frame.url}:${frame.lineNumber}:${frame.columnNumber}`;
+    let found = this.cache.get(key);
+    if (found) return found;
+    found = { source: frame.url ? shorten(frame.url) : 'native', line: frame.lineNumber + 1 };
+    const map = this.mapFor(frame.url);
+    if (map && frame.lineNumber >= 0) {
+      const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number };
+      if (entry?.originalSource) found = { source: shorten(entry.originalSource), line: (entry.originalLine ?? 0) + 1 };
+    }
+    this.cache.set(key, found);
+    return found;
+  }
+
+  private mapFor(url: string): SourceMap | null {
+    if (!this.maps.has(url)) {
+      let map: SourceMap | null = null;
+      if (url.startsWith('file://')) {
+        const path = new URL(url).pathname + '.map';
+        if (existsSync(path)) map = new SourceMap(JSON.parse(readFileSync(path, 'utf8')));
+      }
+      this.maps.set(url, map);
+    }
+    return this.maps.get(url)!;
+  }
+}
+
+function shorten(source: string): string {
+  const s = source.replace(/^file:\/\//, '');
+  const nm = s.lastIndexOf('node_modules/');
+  if (nm !== -1) return s.slice(nm + 'node_modules/'.length);
+  const src = s.indexOf('server/src/');
+  if (src !== -1) return s.slice(src);
+  return s.replace(/^(\.\.\/)+/, '');
+}
+
+/** Coarse areas of the code, for the first table. */
+function area(source: string): string {
+  if (source.startsWith('yaml/dist/parse/')) return 'yaml: lexer/parser (CST)';
+  if (source.startsWith('yaml/dist/compose/')) return 'yaml: composer (AST)';
+  if (source.startsWith('yaml/')) return 'yaml: nodes/other';
+  if (source.startsWith('server/src/')) return source.replace(/^server\/src\//, 'engine/lsp: ');
+  if (source.startsWith('vscode-')) return 'LSP libraries (jsonrpc, documents)';
+  if (source.endsWith('dist/cli.js')) return 'bundle glue (unmapped)';
+  if (source.startsWith('node:') || source.startsWith('internal/')) return 'node internals';
+  return source;
+}
+
+function summarise(file: string, title: string): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const mapper = new Mapper();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const selfByNode = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfByNode.set(id, (selfByNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const total = (profile.endTime - profile.startTime) / 1000;
+
+  const frameKey = (n: ProfileNode) => {
+    const { source, line } = mapper.locate(n.callFrame);
+    return { key: source === 'native' ? n.callFrame.functionName || '(native)' : `${n.callFrame.functionName || '(anonymous)'}  ${source}:${line}`, source };
+  };
+  const selfByArea = new Map<string, number>();
+  const selfByFn = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [id, ms] of selfByNode) {
+    const node = byId.get(id)!;
+    const { key, source } = frameKey(node);
+    const special = source === 'native' ? node.callFrame.functionName || '(native)' : null;
+    selfByArea.set(special ?? area(source), (selfByArea.get(special ?? area(source)) ?? 0) + ms);
+    selfByFn.set(key, (selfByFn.get(key) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = frameKey(byId.get(cur)!);
+      if (!f.source.startsWith('server/src/') || seen.has(f.key)) continue;
+      seen.add(f.key);
+      inclusive.set(f.key, (inclusive.get(f.key) ?? 0) + ms);
+    }
+  }
+  const busy = total - (selfByArea.get('(idle)') ?? 0);
+  const pct = (ms: number) => `${((100 * ms) / busy).toFixed(1).padStart(5)}%`;
+  const table = (heading: string, entries: Map<string, number>, n: number) => {
+    console.log(`\n  ${heading}`);
+    for (const [k, ms] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${ms.toFixed(0).padStart(8)} ms ${pct(ms)}  ${k}`);
+  };
+  console.log(`\n=== ${title}: ${basename(file)} — ${total.toFixed(0)} ms recorded, ${busy.toFixed(0)} ms not idle (percentages of not idle)`);
+  selfByArea.delete('(idle)');
+  table('self time by area', selfByArea, 20);
+  table(`self time, top ${TOP} functions`, selfByFn, TOP);
+  table(`inclusive time, top ${TOP} engine/LSP functions`, inclusive, TOP);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const scenarios = argv.filter((a) => !a.startsWith('--'));
+  const chosen = scenarios.length > 0 ? scenarios : ['lsp', 'audit'];
+  const root = join(repoRoot, 'bench', '.generated', 'profiles');
+  for (const scenario of chosen) {
+    const dir = join(root, scenario);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    process.stderr.write(`profiling ${scenario} ...\n`);
+    if (scenario === 'lsp') await profileLsp(dir);
+    else if (scenario === 'audit') profileAudit(dir);
+    else if (scenario === 'server-audit') await profileServerAudit(dir);
+    else throw new Error(`unknown scenario ${scenario}`);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) summarise(join(dir, file), scenario);
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,407 @@
+// The real language server over stdio (`dist/cli.js lsp --stdio`), driven the
+// way an editor drives it, over repositories written to temporary folders:
+// quick fixes for every TTL rule, the contract file's own diagnostics and how
+// they follow the editor, the workspace audit, settings and multi-root.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
+import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { lines } from './helpers/table';
+
+const CONTRACT = '.flux-job-guard.yaml';
+const PLACEHOLDER = '# converges: TODO say why a second run reaches the same state and does not fail';
+const NOTE = '# converges: it skips what is already done';
+
+function repo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fjg-lsp-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** A Job; `spec:` is line 4 and `specLines` start at line 5. */
+function job(name: string, specLines: string[], podLines: string[] = []): string {
+  return lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', `  name: ${name}`, 'spec:', ...specLines, '  template:', '    spec:', ...podLines, '      restartPolicy: Never');
+}
+
+const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => String(d.code)).sort();
+const has = (code: string) => (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.code === code);
+const hasNot = (code: string) => (diagnostics: Diagnostic[]) => !diagnostics.some((d) => d.code === code);
+const rangeOf = (d: Diagnostic) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character];
+
+/** What VS Code says it can do, as far as this server cares. */
+const CAPABILITIES = {
+  workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } },
+};
+
+/** A server for the workspace folders `roots`, initialized the way VS Code does it. */
+async function started(roots: string | string[], settings: Record<string, unknown> = {}): Promise<TestLspClient> {
+  const folders = (Array.isArray(roots) ? roots : [roots]).map((root, i) => ({ uri: fileUri(root), name: `folder${i}` }));
+  const client = new TestLspClient();
+  client.settings = settings;
+  await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folders[0].uri, workspaceFolders: folders, capabilities: CAPABILITIES });
+  await client.connection.sendNotification('initialized', {});
+  return client;
+}
+
+async function codeActions(client: TestLspClient, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
+  return (await client.connection.sendRequest('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic], only: ['quickfix'] },
+  })) as CodeAction[];
+}
+
+/** The version each TextDocumentEdit of an action names for `uri`. */
+function versionsIn(action: CodeAction, uri: string): Array<number | null> {
+  return (action.edit?.documentChanges ?? [])
+    .filter((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri)
+    .map((change) => change.textDocument.version);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Open, see the finding, take the quick fix, see it clear: every TTL rule with an in-file fix
+// ---------------------------------------------------------------------------------------------
+
+describe('quick fixes over lsp --stdio', () => {
+  const contract = lines('ttl:', '  noFinishTimeout:', '    - file: forbidden.yaml', '      job: forbidden', '      reason: Its completions are the record of the import.');
+  const cases: Array<{ rule: string; file: string; text: string; range: number[]; fixed: string; after: string[] }> = [
+    {
+      rule: 'ttl-missing',
+      file: 'missing.yaml',
+      text: job('missing', ['  backoffLimit: 2']),
+      range: [4, 0, 4, 4],
+      fixed: job('missing', [`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2']),
+      after: ['ttl-convergence-note'],
+    },
+    {
+      rule: 'ttl-unexpected-value',
+      file: 'unexpected.yaml',
+      text: job('unexpected', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 3600']),
+      range: [6, 27, 6, 31],
+      fixed: job('unexpected', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      after: [],
+    },
+    {
+      rule: 'ttl-forbidden',
+      file: 'forbidden.yaml',
+      text: job('forbidden', ['  backoffLimit: 2', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      range: [7, 2, 7, 25],
+      fixed: job('forbidden', ['  backoffLimit: 2']),
+      after: [],
+    },
+    {
+      rule: 'ttl-misplaced',
+      file: 'misplaced.yaml',
+      text: job('misplaced', [], [`      ${NOTE}`, '      ttlSecondsAfterFinished: 86400']),
+      range: [8, 6, 8, 29],
+      fixed: job('misplaced', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      after: [],
+    },
+    {
+      rule: 'ttl-invalid',
+      file: 'invalid.yaml',
+      text: job('invalid', [`  ${NOTE}`, '  ttlSecondsAfterFinished: "86400"']),
+      range: [6, 27, 6, 34],
+      fixed: job('invalid', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      after: [],
+    },
+  ];
+
+  for (const c of cases) {
+    test(`${c.rule}: diagnostic, code action, apply, cleared`, async () => {
+      const root = repo({ [CONTRACT]: contract, [c.file]: c.text });
+      const client = await started(root);
+      try {
+        const uri = fileUri(join(root, c.file));
+        client.open(uri, c.text);
+        const diagnostics = await client.waitForDiagnostics(uri, has(c.rule));
+        const diagnostic = diagnostics.find((d) => d.code === c.rule)!;
+        assert.deepEqual(rangeOf(diagnostic), c.range);
+        assert.equal(diagnostic.source, 'flux-job-guard');
+        assert.equal(diagnostic.severity, 1, 'error');
+        assert.ok(diagnostic.codeDescription?.href.endsWith(`#${c.rule}`), diagnostic.codeDescription?.href);
+        assert.ok(String(diagnostic.message).length > 20);
+
+        const actions = await codeActions(client, uri, diagnostic);
+        const preferred = actions.filter((action) => action.isPreferred && action.diagnostics?.some((d) => d.code === c.rule));
+        assert.equal(preferred.length, 1, `one preferred fix among ${JSON.stringify(actions.map((a) => a.title))}`);
+        const [fix] = preferred;
+        assert.equal(fix.kind, 'quickfix');
+        assert.deepEqual(versionsIn(fix, uri), [1], 'the edit names the open document\'s version');
+        const fixed = applyEdits(c.text, editsFor(fix.edit!, uri));
+        assert.equal(fixed, c.fixed);
+
+        client.change(uri, fixed);
+        const after = await client.waitForDiagnostics(uri, hasNot(c.rule));
+        assert.deepEqual(codes(after), c.after);
+        // Negative control: typing the old text back brings the finding back.
+        client.change(uri, c.text);
+        await client.waitForDiagnostics(uri, has(c.rule));
+      } finally {
+        await client.shutdown();
+      }
+    });
+  }
+
+  test('ttl-convergence-note: a warning with no fix; writing the reason clears it', async () => {
+    const text = job('note', ['  ttlSecondsAfterFinished: 86400']);
+    const root = repo({ 'note.yaml': text });
+    const client = await started(root);
+    try {
+      const uri = fileUri(join(root, 'note.yaml'));
+      client.open(uri, text);
+      const [diagnostic] = await client.waitForDiagnostics(uri, has('ttl-convergence-note'));
+      assert.deepEqual([diagnostic.code, diagnostic.severity, rangeOf(diagnostic)], ['ttl-convergence-note', 2, [5, 2, 5, 25]]);
+      assert.deepEqual(await codeActions(client, uri, diagnostic), []);
+      client.change(uri, job('note', ['  ttlSecondsAfterFinished: 86400 # converges: it only reads']));
+      assert.deepEqual(await client.waitForDiagnostics(uri, (d) => d.length === 0), []);
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The contract file's diagnostics
+// ---------------------------------------------------------------------------------------------
+
+describe('the contract file in the editor', () => {
+  const IMPORT = job('import-v1', ['  backoffLimit: 2']);
+  const IMPORT_WITH_TTL = job('import-v1', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2']);
+  const CONTRACT_TEXT = lines(
+    'ttl:',
+    '  noFinishTimeout:',
+    '    - file: import.yaml', // 2
+    '      job: import-v1', // 3
+    '      reason: Its completions are the record of the import.',
+  );
+
+  test('a client without workspace-folder support (any LSP client) still gets the contract\'s diagnostics at startup', async () => {
+    const root = repo({ [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed long ago.') });
+    const client = new TestLspClient();
+    try {
+      await client.initialize(root); // capabilities without workspace.workspaceFolders, as e.g. a minimal LSP client sends
+      const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-file-missing'));
+      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-file-missing', 2, 12, 2, 21]]);
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('a rotten entry gets a squiggle without opening anything', async () => {
+    const root = repo({ [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed long ago.', '    - file: import.yaml', '      reason: ""'), 'import.yaml': IMPORT });
+    const client = await started(root);
+    try {
+      const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), (d) => d.length >= 2);
+      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [
+        ['contract-file-missing', 2, 12, 2, 21],
+        ['contract-reason-missing', 5, 14, 5, 16],
+      ]);
+      for (const d of diagnostics) {
+        assert.equal(d.source, 'flux-job-guard');
+        assert.ok(d.codeDescription?.href.endsWith(`#${d.code}`));
+      }
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('the contract\'s diagnostics follow a manifest it names as it changes in the editor', async () => {
+    const root = repo({ [CONTRACT]: CONTRACT_TEXT, 'import.yaml': IMPORT });
+    const client = await started(root);
+    const contractUri = fileUri(join(root, CONTRACT));
+    const uri = fileUri(join(root, 'import.yaml'));
+    try {
+      assert.deepEqual(await client.waitForDiagnostics(contractUri, () => true), [], 'a sound contract starts clean');
+      client.open(uri, IMPORT);
+      assert.deepEqual(await client.waitForDiagnostics(uri, () => true), []);
+      client.change(uri, IMPORT_WITH_TTL); // not saved: the editor's text counts
+      const stale = await client.waitForDiagnostics(contractUri, has('contract-stale'));
+      assert.deepEqual(stale.map((d) => [d.code, ...rangeOf(d)]), [['contract-stale', 3, 11, 3, 20]]);
+      assert.deepEqual(codes(await client.waitForDiagnostics(uri, has('ttl-forbidden'))), ['ttl-forbidden']);
+      client.change(uri, IMPORT);
+      assert.deepEqual(await client.waitForDiagnostics(contractUri, hasNot('contract-stale')), []);
+      // Renaming the Job in the editor: the entry now names a Job that is not in the file.
+      client.change(uri, IMPORT.replace('import-v1', 'import-v2'));
+      const noJob = await client.waitForDiagnostics(contractUri, has('contract-no-job'));
+      assert.deepEqual(noJob.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-job', 3, 11, 3, 20]]);
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('editing the open contract re-checks the open manifests (the contract-side quick fix)', async () => {
+    const root = repo({ [CONTRACT]: lines('ttl:', '  required: 86400'), 'import.yaml': IMPORT });
+    const client = await started(root);
+    const contractUri = fileUri(join(root, CONTRACT));
+    const uri = fileUri(join(root, 'import.yaml'));
+    try {
+      client.open(uri, IMPORT);
+      const [missing] = await client.waitForDiagnostics(uri, has('ttl-missing'));
+      const contractText = lines('ttl:', '  required: 86400');
+      client.open(contractUri, contractText);
+      const actions = await codeActions(client, uri, missing);
+      const add = actions.find((action) => action.title === 'Add Job "import-v1" to noFinishTimeout in .flux-job-guard.yaml');
+      assert.ok(add, JSON.stringify(actions.map((a) => a.title)));
+      assert.deepEqual(editsFor(add.edit!, uri), [], 'the contract-side fix leaves the manifest alone');
+      assert.deepEqual(versionsIn(add, contractUri), [1], 'it names the open contract\'s version');
+      const edited = applyEdits(contractText, editsFor(add.edit!, contractUri));
+      assert.equal(edited, lines('ttl:', '  required: 86400', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
+      client.change(contractUri, edited);
+      assert.deepEqual(await client.waitForDiagnostics(uri, hasNot('ttl-missing')), []);
+      // And back: the contract without the entry brings ttl-missing back.
+      client.change(contractUri, contractText);
+      await client.waitForDiagnostics(uri, has('ttl-missing'));
+      // A contract edit that raises the required value re-checks too.
+      client.change(contractUri, lines('ttl:', '  required: 3600', '  noFinishTimeout:', '    - file: import.yaml', '      reason: Kept.'));
+      assert.deepEqual(await client.waitForDiagnostics(uri, hasNot('ttl-missing')), []);
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('the contract-side fix creates the contract file when there is none', async () => {
+    const root = repo({ 'import.yaml': IMPORT });
+    const client = await started(root);
+    const uri = fileUri(join(root, 'import.yaml'));
+    try {
+      client.open(uri, IMPORT);
+      const [missing] = await client.waitForDiagnostics(uri, has('ttl-missing'));
+      const add = (await codeActions(client, uri, missing)).find((action) => action.title.startsWith('Add Job "import-v1" to noFinishTimeout'))!;
+      const contractUri = fileUri(join(root, CONTRACT));
+      const create = (add.edit!.documentChanges ?? []).find((change) => 'kind' in change && change.kind === 'create');
+      assert.deepEqual(create, { kind: 'create', uri: contractUri, options: { ignoreIfExists: true } });
+      assert.equal(applyEdits('', editsFor(add.edit!, contractUri)), lines('# Flux Job Guard contract (see contract.md)', 'ttl:', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The workspace audit
+// ---------------------------------------------------------------------------------------------
+
+describe('fluxJobGuard/audit', () => {
+  test('returns the summary and publishes diagnostics for files never opened', async () => {
+    const root = repo({
+      [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed.'),
+      'jobs/missing.yaml': job('missing', ['  backoffLimit: 2']),
+      'jobs/good.yaml': job('good', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      'jobs/note.yaml': job('note', ['  ttlSecondsAfterFinished: 86400']),
+    });
+    const client = await started(root);
+    try {
+      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<Record<string, unknown>> };
+      assert.deepEqual(response.folders, [
+        { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1 },
+      ]);
+      const missing = await client.waitForDiagnostics(fileUri(join(root, 'jobs/missing.yaml')), has('ttl-missing'));
+      assert.deepEqual(missing.map((d) => [d.code, ...rangeOf(d)]), [['ttl-missing', 4, 0, 4, 4]]);
+      const note = await client.waitForDiagnostics(fileUri(join(root, 'jobs/note.yaml')), has('ttl-convergence-note'));
+      assert.deepEqual(codes(note), ['ttl-convergence-note']);
+      const contract = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-file-missing'));
+      assert.deepEqual(contract.map((d) => [d.code, ...rangeOf(d)]), [['contract-file-missing', 2, 12, 2, 21]]);
+      assert.ok((client.latest(fileUri(join(root, 'jobs/good.yaml'))) ?? []).length === 0, 'a clean file has no diagnostic');
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('zero Jobs: contract-no-jobs on the contract file, from the audit', async () => {
+    const root = repo({ [CONTRACT]: lines('# where the Jobs are', 'jobs:', '  include:', '    - kubernetes/**'), 'jobs/good.yaml': job('good', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']) });
+    const client = await started(root);
+    try {
+      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ summaryLine: string; errors: number; jobs: number }> };
+      assert.deepEqual(response.folders.map((f) => [f.summaryLine, f.errors, f.jobs]), [['FAIL: 1 error(s), 0 warning(s) in 0 Job(s) in 0 file(s)', 1, 0]]);
+      const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-no-jobs'));
+      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-jobs', 2, 2, 2, 9]]);
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Settings and multi-root workspaces
+// ---------------------------------------------------------------------------------------------
+
+describe('settings', () => {
+  test('a settings change re-checks the open files', async () => {
+    const text = job('hourly', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 3600']);
+    const root = repo({ 'hourly.yaml': text });
+    const client = await started(root);
+    const uri = fileUri(join(root, 'hourly.yaml'));
+    try {
+      client.open(uri, text);
+      await client.waitForDiagnostics(uri, has('ttl-unexpected-value'));
+      client.settings = { ttl: { required: 3600 } };
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+      assert.deepEqual(await client.waitForDiagnostics(uri, hasNot('ttl-unexpected-value')), []);
+      client.settings = {};
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+      await client.waitForDiagnostics(uri, has('ttl-unexpected-value'));
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('the contract file wins over the settings', async () => {
+    const text = job('hourly', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 3600']);
+    const root = repo({ 'hourly.yaml': text, [CONTRACT]: lines('ttl:', '  required: 86400') });
+    const client = await started(root, { ttl: { required: 3600 } });
+    const uri = fileUri(join(root, 'hourly.yaml'));
+    try {
+      client.open(uri, text);
+      const diagnostics = await client.waitForDiagnostics(uri, has('ttl-unexpected-value'));
+      assert.match(String(diagnostics[0].message), /the contract requires 86400/);
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('severity overrides from the settings', async () => {
+    const text = job('note', ['  ttlSecondsAfterFinished: 86400']);
+    const root = repo({ 'note.yaml': text });
+    const client = await started(root, { rules: { 'ttl-convergence-note': 'error' } });
+    const uri = fileUri(join(root, 'note.yaml'));
+    try {
+      client.open(uri, text);
+      const [diagnostic] = await client.waitForDiagnostics(uri, has('ttl-convergence-note'));
+      assert.equal(diagnostic.severity, 1);
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
+
+describe('multi-root workspace', () => {
+  test('each folder has its own contract', async () => {
+    const text = job('hourly', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 3600']);
+    const a = repo({ [CONTRACT]: lines('ttl:', '  required: 3600', '  noFinishTimeout:', '    - file: gone-a.yaml', '      reason: Removed.'), 'hourly.yaml': text });
+    const b = repo({ [CONTRACT]: lines('ttl:', '  required: 86400', '  noFinishTimeout:', '    - file: gone-b.yaml', '      reason: Removed.'), 'hourly.yaml': text });
+    const client = await started([a, b]);
+    try {
+      const uriA = fileUri(join(a, 'hourly.yaml'));
+      const uriB = fileUri(join(b, 'hourly.yaml'));
+      client.open(uriB, text);
+      client.open(uriA, text);
+      assert.deepEqual(codes(await client.waitForDiagnostics(uriB, has('ttl-unexpected-value'))), ['ttl-unexpected-value']);
+      assert.deepEqual(await client.waitForDiagnostics(uriA, () => true), [], 'folder a requires 3600');
+      const contractA = await client.waitForDiagnostics(fileUri(join(a, CONTRACT)), has('contract-file-missing'));
+      assert.match(String(contractA[0].message), /gone-a\.yaml/);
+      const contractB = await client.waitForDiagnostics(fileUri(join(b, CONTRACT)), has('contract-file-missing'));
+      assert.match(String(contractB[0].message), /gone-b\.yaml/);
+      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ folder: string; errors: number }> };
+      assert.deepEqual(response.folders.map((f) => [f.folder, f.errors]), [[fileUri(a), 1], [fileUri(b), 2]]);
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
