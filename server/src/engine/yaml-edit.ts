@@ -89,7 +89,9 @@ export function appendListEntry(text: string, root: YAMLMap | null, base: number
   const emptyFile = map === null && root === null && depth === 0;
   if (!emptyFile && (!map || map.flow)) return null;
   // Keys path[depth..] are missing under `map`: add them after its last entry.
-  const childIndent = depth === 0 ? '' : indentAt(lines, base + (map!.items[0].key as Node).range![0]);
+  // The indentation of the mapping's own keys (a container inside a list is not at column 0).
+  const firstKey = map?.items[0]?.key as Node | undefined;
+  const childIndent = firstKey?.range ? indentAt(lines, base + firstKey.range[0]) : '';
   const block = nestedKeys(path.slice(depth), childIndent, item, eol);
   if (emptyFile || map!.items.length === 0) return { start: text.length, end: text.length, newText: (text === '' || text.endsWith('\n') ? '' : eol) + block + eol };
   map = map!;
