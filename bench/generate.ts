@@ -6,11 +6,12 @@
 // Run directly (`node out/bench/generate.js [--force]`) or through run.ts,
 // which calls ensureGenerated() and regenerates when the inputs are missing
 // or were made by another GENERATOR_VERSION.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Bump when the output changes, so stale inputs are regenerated. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 export const SEED = 0x5eed_f1c5;
 export const REPO_FILES = 20_000;
 export const EDIT_FILE_JOBS = 2000;
@@ -27,7 +28,7 @@ export interface Manifest {
   generatorVersion: number;
   seed: number;
   jobsFile: { path: string; bytes: number; jobs: number };
-  repo: { files: number; bytes: number; jobFiles: number; jobs: number; fluxKustomizations: number; multiMbFiles: string[] };
+  repo: { files: number; bytes: number; jobFiles: number; jobs: number; fluxKustomizations: number; multiMbFiles: string[]; git: boolean };
 }
 
 // ---- PRNG -------------------------------------------------------------------
@@ -606,10 +607,29 @@ export function generate(dir: string): Manifest {
     generatorVersion: GENERATOR_VERSION,
     seed: SEED,
     jobsFile: { path: 'jobs-2000.yaml', bytes: Buffer.byteLength(jobs.text), jobs: jobs.jobs },
-    repo: { files: files.size, bytes, ...stats },
+    repo: { files: files.size, bytes, ...stats, git: commitAll(repoDir) },
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
+}
+
+/**
+ * Makes the repository its own git checkout with one commit, as real ones are
+ * (job-immutable-template reads files at HEAD), instead of letting git find the
+ * checkout this folder sits in. Fixed author and dates keep it reproducible.
+ */
+function commitAll(repoDir: string): boolean {
+  const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid', GIT_AUTHOR_DATE: '2025-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2025-01-01T00:00:00Z' };
+  const git = (...args: string[]) => spawnSync('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], { cwd: repoDir, env, encoding: 'utf8' });
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'generated benchmark repository']]) {
+    const run = git(...args);
+    if (run.status !== 0) {
+      process.stderr.write(`bench: git ${args[0]} failed in ${repoDir} (${(run.stderr || String(run.error)).trim()}); the repository stays a plain folder\n`);
+      rmSync(join(repoDir, '.git'), { recursive: true, force: true });
+      return false;
+    }
+  }
+  return true;
 }
 
 export function generatedDir(repoRoot: string): string {

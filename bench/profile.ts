@@ -185,6 +185,7 @@ function summarise(file: string, title: string): void {
   };
   console.log(`\n=== ${title}: ${basename(file)} — ${total.toFixed(0)} ms recorded, ${busy.toFixed(0)} ms not idle (percentages of not idle)`);
   selfByArea.delete('(idle)');
+  selfByFn.delete('(idle)');
   table('self time by area', selfByArea, 20);
   table(`self time, top ${TOP} functions`, selfByFn, TOP);
   table(`inclusive time, top ${TOP} engine/LSP functions`, inclusive, TOP);

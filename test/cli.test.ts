@@ -72,8 +72,10 @@ const EXAMPLE_FINDINGS: Array<[rule: string, file: string, line: number, column:
   ['contract-stale', '.flux-job-guard.yaml', 29, 14, 'error'],
   // ... and its reason is "" (30:15)
   ['contract-reason-missing', '.flux-job-guard.yaml', 30, 15, 'error'],
-  // `rulez:` is not a key of the schema (33:1)
-  ['contract-invalid', '.flux-job-guard.yaml', 33, 1, 'error'],
+  // serviceAccounts.external[0] lists argocd-redis-secret-init/argocd, which the argocd manifest now declares (33:13)
+  ['contract-stale', '.flux-job-guard.yaml', 33, 13, 'error'],
+  // `rulez:` is not a key of the schema (38:1)
+  ['contract-invalid', '.flux-job-guard.yaml', 38, 1, 'error'],
   // restic-prune: no TTL, not listed -> on `spec` (6:1)
   ['ttl-missing', 'kubernetes/apps/backup/prune.yaml', 6, 1, 'error'],
   // volume-snapshot, built by Kustomization "apps" (postBuild: CLUSTER_NAME, TIMEZONE + ConfigMap cluster-settings:
@@ -85,6 +87,16 @@ const EXAMPLE_FINDINGS: Array<[rule: string, file: string, line: number, column:
   ['flux-substitution-syntax', 'kubernetes/apps/backup/snapshot.yaml', 23, 29, 'error'],
   // ... `$$)`: a PID that reaches the shell as a lone $ (24:57; `$$volume` and `$$dir` are fine)
   ['flux-substitution-pid', 'kubernetes/apps/backup/snapshot.yaml', 24, 57, 'warning'],
+  // kernel-bake-r6 (built by "apps", interval 1h): TTL 600 is neither 86400 nor allowed (10:28) ...
+  ['ttl-unexpected-value', 'kubernetes/apps/bake/kernel-bake.yaml', 10, 28, 'error'],
+  // ... and shorter than the interval, with no otherFinishTimeout entry (10:28) ...
+  ['ttl-shorter-than-interval', 'kubernetes/apps/bake/kernel-bake.yaml', 10, 28, 'warning'],
+  // ... it runs as ServiceAccount kernel-baker, which nothing declares in bake and the contract does not list (15:27) ...
+  ['pod-service-account-undeclared', 'kubernetes/apps/bake/kernel-bake.yaml', 15, 27, 'warning'],
+  // ... three containers use /tmp/snapshot-id with no shared volume (reported where the second container reads it, 22:47) ...
+  ['pod-tmp-handoff', 'kubernetes/apps/bake/kernel-bake.yaml', 22, 47, 'warning'],
+  // ... and passes {{workflow.parameters.cluster}} (22:80); ${KERNEL_TAG} is defined by "apps", `$$(cat` is `$(`
+  ['job-argo-template', 'kubernetes/apps/bake/kernel-bake.yaml', 22, 80, 'error'],
   // values.yaml: `retries: 3` followed by a more-indented `timeout:` (3:12)
   ['yaml-syntax', 'kubernetes/apps/broken/values.yaml', 3, 12, 'error'],
   // cache-flush: TTL written "86400" (8:28)
@@ -103,12 +115,18 @@ const EXAMPLE_FINDINGS: Array<[rule: string, file: string, line: number, column:
   // Not findings: restic-check and argocd-redis-secret-init (60, allowed) are clean; repository-bootstrap-v1 keeps
   // none with a reason; the photos patch, the CronJob and the Helm chart template are not Job resources.
 ];
-// Jobs: restic-prune, restic-check, volume-snapshot, cache-flush, cache-warmup, db-migrate, repository-bootstrap-v1,
-// seed-library, photos-reindex, argocd-redis-secret-init, node-sysctl-check: 11, one per file.
-// With a TTL (any value, under spec): restic-check, volume-snapshot, cache-flush, db-migrate, seed-library,
-// photos-reindex, argocd-redis-secret-init, node-sysctl-check: 8. Keep none with a reason: repository-bootstrap-v1.
-const EXAMPLE_SUMMARY = { files: 11, jobs: 11, withTtl: 8, keepNone: 1, errors: 16, warnings: 4 };
-const EXAMPLE_SUMMARY_LINE = 'FAIL: 16 error(s), 4 warning(s) in 11 Job(s) in 11 file(s)';
+// Jobs: restic-prune, restic-check, volume-snapshot, kernel-bake-r6, cache-flush, cache-warmup, db-migrate,
+// repository-bootstrap-v1, seed-library, photos-reindex, argocd-redis-secret-init, node-sysctl-check: 12, one per file.
+// With a TTL (any value, under spec): restic-check, volume-snapshot, kernel-bake-r6, cache-flush, db-migrate,
+// seed-library, photos-reindex, argocd-redis-secret-init, node-sysctl-check: 9. Keep none with a reason:
+// repository-bootstrap-v1. Errors and warnings: counted from the table above.
+const EXAMPLE_SUMMARY = { files: 12, jobs: 12, withTtl: 9, keepNone: 1, errors: 19, warnings: 7 };
+const EXAMPLE_SUMMARY_LINE = 'FAIL: 19 error(s), 7 warning(s) in 12 Job(s) in 12 file(s)';
+
+test('the hand-made table agrees with the hand-made counts', () => {
+  assert.equal(EXAMPLE_FINDINGS.filter((f) => f[4] === 'error').length, EXAMPLE_SUMMARY.errors);
+  assert.equal(EXAMPLE_FINDINGS.filter((f) => f[4] === 'warning').length, EXAMPLE_SUMMARY.warnings);
+});
 
 const key = (rule: string, file: string, line: number, column: number) => `${file}:${line}:${column} ${rule}`;
 const EXPECTED_KEYS = EXAMPLE_FINDINGS.map(([rule, file, line, column]) => key(rule, file, line, column)).sort();
@@ -169,7 +187,7 @@ describe('audit of the example repository', () => {
     const undefinedVar = byKey('flux-substitution-undefined', 'kubernetes/apps/backup/snapshot.yaml');
     assert.deepEqual([undefinedVar.endLine, undefinedVar.endColumn], [21, 35]); // `${SNAPSHOT_DIR}` from its $ to its }
     const invalidKey = byKey('contract-invalid', '.flux-job-guard.yaml');
-    assert.deepEqual([invalidKey.endLine, invalidKey.endColumn], [33, 6]); // `rulez`
+    assert.deepEqual([invalidKey.endLine, invalidKey.endColumn], [38, 6]); // `rulez`
   });
 
   test('sarif: 2.1.0, one run, the driver, one descriptor per rule id, results with ruleId, level and region', () => {
@@ -346,6 +364,28 @@ describe('usage errors exit 2 with the message on stderr', () => {
     });
   }
   test('negative control: the same DIR without the mistakes exits 0', () => assert.equal(cli(['audit', dir, '--format', 'text']).status, 0));
+  test('a .flux-job-guard.yaml in DIR that cannot be read (a folder) is not silently ignored', () => {
+    const broken = repo({ 'jobs/nightly.yaml': GOOD_JOB, '.flux-job-guard.yaml/README': 'a folder, not a file' });
+    const run = cli(['audit', broken]);
+    assert.equal(run.status, 2, run.stdout);
+    assert.match(run.stderr, /cannot read config .*\.flux-job-guard\.yaml/);
+    assert.equal(run.stdout, '');
+  });
+});
+
+describe('file encodings', () => {
+  test('a UTF-8 BOM is not a column: a finding on the first line of a file with a BOM', () => {
+    const dir = repo({ 'job.yaml': '\uFEFF' + lines('kind: Job', 'apiVersion: batch/v1', 'metadata:', '  name: nospec') });
+    const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
+    assert.deepEqual(json.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]), [['ttl-missing', 1, 7, 1, 10]]); // on `Job`
+  });
+  test('CRLF files: the same lines and columns as LF', () => {
+    const text = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: crlf', 'spec:', '  ttlSecondsAfterFinished: "86400"');
+    const lf = JSON.parse(cli(['audit', repo({ 'job.yaml': text }), '--format', 'json']).stdout) as JsonOutput;
+    const crlf = JSON.parse(cli(['audit', repo({ 'job.yaml': text.replace(/\n/g, '\r\n') }), '--format', 'json']).stdout) as JsonOutput;
+    assert.deepEqual(lf.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]), [['ttl-invalid', 6, 28, 6, 35]]);
+    assert.deepEqual(crlf.findings, lf.findings);
+  });
 });
 
 describe('columns count UTF-16 code units', () => {

@@ -9,6 +9,7 @@ import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeFile } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
+import { globMatcher, globToRegExp, matchesAny } from '../server/src/engine/glob';
 import { LineIndex } from '../server/src/engine/text';
 import type { Finding } from '../server/src/engine/types';
 import { Analyzer, applyLspEdits, auditAnalyzer, checkWorld, CONTRACT, fileAnalyzer, manifestArb, properties, RunStats, World } from './helpers/arbitraries';
@@ -141,4 +142,30 @@ test('the generators produce what they claim: Jobs, CRLF files, block scalars fu
   assert.ok(samples.some((t) => /- \|-?\r?\n\s+.*\$\{/.test(t)), 'a block scalar with ${');
   assert.ok(samples.some((t) => t.includes('$$')), '$$');
   assert.ok(samples.some((t) => (t.match(/^---/gm) ?? []).length >= 2), 'multi-document');
+});
+
+test('glob matching (linear NFA) agrees with the glob RegExp on random globs and paths', async () => {
+
+  const part = fc.constantFrom('a', 'b', '/', '*', '**', '**/', '?', '{a,b}', '{a,{b,}}', '[ab]', '[!a]', '.', 'x.yaml', '}', ',');
+  fc.assert(
+    fc.property(fc.array(part, { maxLength: 8 }).map((p) => p.join('')), fc.string({ unit: fc.constantFrom('a', 'b', '/', '.', 'x', '🚀'), maxLength: 12 }), (glob, path) => {
+      let regexp: RegExp;
+      try {
+        regexp = globToRegExp(glob);
+      } catch {
+        assert.throws(() => globMatcher(glob));
+        return;
+      }
+      assert.equal(globMatcher(glob)(path), regexp.test(path), `${JSON.stringify(glob)} vs ${JSON.stringify(path)}`);
+    }),
+    { numRuns: 3000, seed: SEED },
+  );
+});
+
+test('a glob built to make a backtracking RegExp explode is matched in one pass', async () => {
+
+  // As a RegExp this runs for hours on a 40-character name (the old matcher hung the audit).
+  assert.equal(matchesAny('a'.repeat(40) + '.yaml', ['*a*a*a*a*a*a*a*a*a*a*a*a*b.yaml']), false);
+  assert.equal(matchesAny('x/'.repeat(60) + 'a'.repeat(60), ['**/*a*a*a*a*a*a*a*a*a*a*a*a*a*b']), false);
+  assert.equal(matchesAny('apps/aaab.yaml', ['**/*a*a*a*b.yaml']), true);
 });

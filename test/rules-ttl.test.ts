@@ -133,6 +133,21 @@ ruleTable('ttl-missing', {
       ],
     },
     {
+      name: 'a file that starts with a BOM keeps exactly its BOM (the fixes never add one)',
+      text: '\uFEFF' + BASIC,
+      findings: [
+        {
+          rule: 'ttl-missing',
+          severity: 'error',
+          range: [4, 0, 4, 4],
+          fixes: [
+            { title: INSERT, preferred: true, output: '\uFEFF' + job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']), after: ['ttl-convergence-note'] },
+            { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
+          ],
+        },
+      ],
+    },
+    {
       name: 'a file without a final newline',
       text: BASIC.slice(0, -1),
       findings: [

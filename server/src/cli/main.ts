@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { audit } from '../engine/audit';
+import { CONTRACT_FILE_NAME } from '../engine/contract/model';
 import { ReadResult, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from '../node/node-repo-fs';
 import { gitHeadReader } from '../node/git-head';
@@ -122,6 +123,15 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     }
     contractPath = nodePath.relative((fs as NodeRepoFs).root, configAbsolute).split(nodePath.sep).join('/');
     fs = withFile(fs, contractPath, decodeFile(bytes, options.maxFileSize));
+  } else if (existsSync(nodePath.join(dir, CONTRACT_FILE_NAME))) {
+    // cli.md: an unreadable config exits 2. A contract file that is there but cannot be read (a folder,
+    // no permission) must not silently become "no contract, defaults apply".
+    try {
+      readFileSync(nodePath.join(dir, CONTRACT_FILE_NAME));
+    } catch {
+      io.stderr(`flux-job-guard: cannot read config ${nodePath.join(options.dir, CONTRACT_FILE_NAME)}\n`);
+      return 2;
+    }
   }
   const head = options.git ? (await gitHeadReader(dir)) ?? undefined : undefined;
   const result = await audit(fs, { contractPath, head });
