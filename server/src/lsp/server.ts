@@ -50,6 +50,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   const auditOnly = new Map<string, Finding[]>();
   let folders: URI[] = [];
   let canPullConfiguration = false;
+  let hasWorkspaceFolders = false;
   /** The client says whether the workspace is trusted; git is read only when it is. */
   let trusted = false;
 
@@ -57,6 +58,7 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
+    hasWorkspaceFolders = params.capabilities.workspace?.workspaceFolders === true;
     trusted = (params.initializationOptions as { trusted?: boolean } | undefined)?.trusted === true;
     folders = (params.workspaceFolders ?? []).map((folder) => URI.parse(folder.uri));
     if (folders.length === 0 && params.rootUri) folders = [URI.parse(params.rootUri)];
@@ -74,7 +76,7 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   connection.onInitialized(async () => {
     if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION });
-    connection.workspace.onDidChangeWorkspaceFolders((event) => {
+    if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => {
       for (const removed of event.removed) projects.delete(URI.parse(removed.uri).toString());
       folders = folders.filter((folder) => !event.removed.some((removed) => URI.parse(removed.uri).toString() === folder.toString()));
       folders.push(...event.added.map((added) => URI.parse(added.uri)));
