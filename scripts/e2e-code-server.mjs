@@ -3,11 +3,14 @@
 // extension host, the language server as its Node IPC child, a real folder on
 // disk (a copy of test/e2e/fixtures/workspace).
 //
-//   node scripts/e2e-code-server.mjs [--no-build] [--installed[=file.vsix]] [--docs-images]
+//   node scripts/e2e-code-server.mjs [--no-build] [--extension=<dir>] [--installed[=file.vsix]] [--docs-images]
+//     --no-build    use the suite bundles in out/e2e as they are
+//     --extension   an extension folder prepared by e2e-common.mjs prepareExtension (default:
+//                   a fresh development build into the run dir; dist/ is never used)
 //     --installed   install the packaged .vsix into a fresh extensions dir with
 //                   `code-server --install-extension` and test that instead of the
-//                   project folder: no extensionDevelopmentPath, the workbench loads the
-//                   installed copy (built by scripts/package.mjs into the run dir unless
+//                   project folder: the development extension is an empty stub
+//                   (test/e2e/installed-stub), the workbench loads the installed copy (built by scripts/package.mjs into the run dir unless
 //                   --installed=<file.vsix> names one)
 //     --docs-images copy the hover and quick-fix screenshots into docs/images/
 // env: CS_ENV (scripts/setup-code-server.sh's folder), CHROMIUM_PATH, RUN_TIMEOUT_S (300),
@@ -22,7 +25,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } 
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  build, CHROMIUM, CHROMIUM_ARGS, copyDocsImages, createRun, deadline, finish, flag, freePort, option, root, startControlServer, VIEWPORT, WORKBENCH_SETTINGS, writeControl,
+  buildSuite, CHROMIUM, CHROMIUM_ARGS, copyDocsImages, createRun, deadline, extensionFor, finish, flag, freePort, isNoise, option, root, startControlServer, VIEWPORT, WORKBENCH_SETTINGS, writeControl,
 } from './e2e-common.mjs';
 
 const HOST = process.argv.some((arg) => arg.startsWith('--installed')) ? 'code-server-installed' : 'code-server';
@@ -38,7 +41,7 @@ for (const [file, hint] of [[node24, 'bash scripts/setup-code-server.sh'], [csEn
   }
 }
 
-build();
+buildSuite();
 const installed = flag('installed') || option('installed') !== undefined;
 const run = createRun('cs');
 const dirs = Object.fromEntries(['home', 'user-data', 'extensions', 'tmp'].map((name) => [name, path.join(run.dir, name)]));
@@ -59,7 +62,7 @@ const common = ['--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.e
 mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
 writeFileSync(path.join(dirs['user-data'], 'User/settings.json'), JSON.stringify(WORKBENCH_SETTINGS, null, 2));
 
-let extensionPath = root;
+let extensionPath;
 if (installed) {
   let vsix = option('installed');
   if (!vsix) {
@@ -78,6 +81,8 @@ if (installed) {
   if (install.status !== 0 || !dir) finish({ host: HOST, started, code: 1, reason: 'the .vsix did not install', runDir: run.dir });
   extensionPath = path.join(dirs.extensions, dir);
   console.log(`${HOST}: installed into ${extensionPath}`);
+} else {
+  extensionPath = extensionFor(run.dir);
 }
 
 const port = Number(process.env.PORT) || (await freePort());
@@ -128,15 +133,15 @@ try {
   let exited;
   const exit = new Promise((resolve) => (exited = resolve));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const line = args.join(' ');
-    if (process.env.VERBOSE || !/^\[(AgentHost|ChatModelSelection|AccountPolicyGate|Extension Host)\]/.test(line)) console[type === 'error' ? 'error' : 'log'](...args);
+    if (!isNoise(args.join(' '))) console[type === 'error' ? 'error' : 'log'](...args);
   });
   await page.exposeFunction('codeAutomationExit', (code) => exited(code));
   if (process.env.VERBOSE) page.on('console', (message) => console.log('[browser]', message.text()));
   const remote = (file) => `vscode-remote://${address}${file}`;
   const payload = [
-    // installed: no development extension at all, the workbench loads the one in --extensions-dir
-    ...(installed ? [] : [['extensionDevelopmentPath', remote(extensionPath)]]),
+    // installed: an empty stub is the development extension (tests run only in a development
+    // host); Flux Job Guard loads from --extensions-dir like any installed extension
+    ['extensionDevelopmentPath', remote(installed ? path.join(root, 'test/e2e/installed-stub') : extensionPath)],
     ['extensionTestsPath', remote(path.join(root, 'out/e2e/node/index-node.js'))],
     ['skipWelcome', 'true'],
     ['skipReleaseNotes', 'true'],

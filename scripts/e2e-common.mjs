@@ -30,19 +30,50 @@ export const WORKBENCH_SETTINGS = {
   'files.exclude': { '**/.vscode': true },
 };
 
+/** Workbench log messages that say nothing about the extension (offline machine, features not in use). */
+export const NOISE = /^\[(AgentHost|ChatModelSelection|AccountPolicyGate)|ENOPRO: No file system provider|Ignoring fetching additional builtin extensions|ENOTFOUND open-vsx\.org|authentication provider 'github'|^Canceled$/;
+export const isNoise = (text) => !process.env.VERBOSE && NOISE.test(text);
+
 export const flag = (name) => process.argv.includes(`--${name}`);
 export const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 
-/** Builds the extension and the suite bundles unless --no-build. */
-export function build() {
+/** Bundles the suite (out/e2e) unless --no-build. */
+export function buildSuite() {
   if (flag('no-build')) return;
-  for (const script of ['scripts/build.mjs', 'scripts/e2e-build.mjs']) {
-    const run = spawnSync(process.execPath, [script], { cwd: root, stdio: 'inherit' });
-    if (run.status !== 0) {
-      console.error(`${script} failed`);
-      process.exit(1);
-    }
+  const run = spawnSync(process.execPath, ['scripts/e2e-build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error('scripts/e2e-build.mjs failed');
+    console.log('0 passed, 1 failed, 0 skipped');
+    process.exit(1);
   }
+}
+
+/** What an extension folder holds besides its bundles (those that exist). */
+const EXTENSION_FILES = ['package.json', 'syntaxes', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+
+/**
+ * The extension under test as a folder of its own: a development build of the
+ * bundles (scripts/build.mjs --outdir) plus the manifest and assets. The hosts load
+ * it from there, never from dist/, so a build someone runs meanwhile cannot swap
+ * the server under a running suite.
+ */
+export function prepareExtension(target) {
+  const run = spawnSync(process.execPath, ['scripts/build.mjs', `--outdir=${path.join(target, 'dist')}`], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error('scripts/build.mjs failed');
+    console.log('0 passed, 1 failed, 0 skipped');
+    process.exit(1);
+  }
+  for (const file of EXTENSION_FILES) {
+    if (existsSync(path.join(root, file))) cpSync(path.join(root, file), path.join(target, file), { recursive: true });
+  }
+  return target;
+}
+
+/** --extension=<dir>: an extension folder prepared before (scripts/e2e-run.mjs builds one for all hosts); else build one into the run dir. */
+export function extensionFor(runDir) {
+  const given = option('extension');
+  return given ? path.resolve(given) : prepareExtension(path.join(runDir, 'extension'));
 }
 
 /**

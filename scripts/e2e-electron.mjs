@@ -5,14 +5,14 @@
 // there is no display, the run is SKIPPED loudly and exits 0; a real failure
 // of the suite exits 1, a hang 124.
 //
-//   node scripts/e2e-electron.mjs [--no-build]
+//   node scripts/e2e-electron.mjs [--no-build] [--extension=<dir>]   (as scripts/e2e-code-server.mjs)
 // env: VSCODE_EXECUTABLE (an installed `code` binary, skips the download), VSCODE_VERSION (stable),
 //      DOWNLOAD_TIMEOUT_S (90), RUN_TIMEOUT_S (300), KEEP_RUN_DIR=1
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build, createRun, deadline, finish, root, startControlServer, writeControl } from './e2e-common.mjs';
+import { buildSuite, createRun, deadline, extensionFor, finish, root, startControlServer, writeControl } from './e2e-common.mjs';
 
 const HOST = 'electron';
 const started = Date.now();
@@ -34,7 +34,7 @@ function skip(reason, hint) {
   process.exit(0);
 }
 
-build();
+buildSuite();
 
 let executable = process.env.VSCODE_EXECUTABLE;
 if (executable && !existsSync(executable)) skip(`VSCODE_EXECUTABLE=${executable} does not exist`, 'Point VSCODE_EXECUTABLE at the `code` binary of an installed VS Code.');
@@ -64,6 +64,7 @@ if (!env.DISPLAY) {
 }
 
 const run = createRun('el');
+const extension = extensionFor(run.dir);
 const control = await startControlServer({ host: HOST, getPage: () => undefined });
 writeControl(run.workspace, { host: 'electron', mode: 'dev', url: control.url, screenshots: false });
 for (const dir of ['user-data', 'extensions']) mkdirSync(path.join(run.dir, dir), { recursive: true });
@@ -82,7 +83,7 @@ try {
   Object.assign(process.env, { DISPLAY: env.DISPLAY });
   const code = await runTests({
     vscodeExecutablePath: executable,
-    extensionDevelopmentPath: root,
+    extensionDevelopmentPath: extension,
     extensionTestsPath: path.join(root, 'out/e2e/node/index-node.js'),
     launchArgs: [
       run.workspace,

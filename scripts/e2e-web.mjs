@@ -5,14 +5,21 @@
 // (dist/browser/server.js); the workspace is a copy of the fixture mounted as
 // vscode-test-web://mount/ (read from disk over HTTP, writes stay in memory).
 //
-//   node scripts/e2e-web.mjs [--no-build]
+//   node scripts/e2e-web.mjs [--no-build] [--extension=<dir>]   (as scripts/e2e-code-server.mjs)
 // env: CHROMIUM_PATH, PORT (free port), RUN_TIMEOUT_S (300), VERBOSE=1, SERVER_LOG=1, KEEP_RUN_DIR=1
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build, CHROMIUM, CHROMIUM_ARGS, createRun, deadline, finish, freePort, root, startControlServer, writeControl } from './e2e-common.mjs';
+import { buildSuite, CHROMIUM, CHROMIUM_ARGS, createRun, deadline, extensionFor, finish, freePort, isNoise, root, startControlServer, writeControl } from './e2e-common.mjs';
 
 const HOST = 'web';
+// test-web prints every workbench log message; drop the ones about the offline machine
+for (const level of ['log', 'info', 'warn', 'error']) {
+  const print = console[level].bind(console);
+  console[level] = (...args) => {
+    if (!isNoise(args.map(String).join(' '))) print(...args);
+  };
+}
 const started = Date.now();
 const require = createRequire(import.meta.url);
 if (!existsSync(CHROMIUM)) {
@@ -20,7 +27,7 @@ if (!existsSync(CHROMIUM)) {
   console.log('0 passed, 1 failed, 0 skipped');
   process.exit(2);
 }
-build();
+buildSuite();
 
 // @vscode/test-web has no executablePath option: wrap the launch of the very playwright
 // instance it uses, and keep the browser to photograph its page.
@@ -47,6 +54,7 @@ if (!existsSync(path.join(buildDir, 'version'))) {
 }
 
 const run = createRun('web');
+const extension = extensionFor(run.dir);
 const control = await startControlServer({ host: HOST, getPage: page });
 writeControl(run.workspace, { host: 'web', mode: 'dev', url: control.url, screenshots: true });
 
@@ -69,7 +77,7 @@ try {
     quality: 'stable',
     commit: COMMIT,
     testRunnerDataDir: dataDir,
-    extensionDevelopmentPath: root,
+    extensionDevelopmentPath: extension,
     extensionTestsPath: path.join(root, 'out/e2e/browser/index.js'),
     folderPath: run.workspace,
     port: Number(process.env.PORT) || (await freePort()),

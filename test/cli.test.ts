@@ -5,10 +5,10 @@
 // from the tool's output: see EXAMPLE_FINDINGS.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { RULE_IDS } from '../server/src/engine/rules';
 import { lines } from './helpers/table';
 
@@ -27,9 +27,16 @@ function cli(args: string[], cwd = ROOT): Run {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** Temporary folders this file made, removed when its tests are done. */
+const created: string[] = [];
+after(() => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A repository in a new temporary folder. */
 function repo(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'fjg-cli-'));
+  created.push(dir);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
@@ -370,6 +377,17 @@ describe('usage errors exit 2 with the message on stderr', () => {
     assert.equal(run.status, 2, run.stdout);
     assert.match(run.stderr, /cannot read config .*\.flux-job-guard\.yaml/);
     assert.equal(run.stdout, '');
+  });
+});
+
+describe('file names', () => {
+  test('json and text give the path as it is; sarif gives a URI reference with every segment escaped', () => {
+    const dir = repo({ 'jobs/a#1 b?.yaml': KEPT_JOB });
+    const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
+    assert.deepEqual(json.findings.map((f) => f.file), ['jobs/a#1 b?.yaml']);
+    assert.match(cli(['audit', dir]).stdout, /^jobs\/a#1 b\?\.yaml:5:1: error ttl-missing /);
+    const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout);
+    assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'jobs/a%231%20b%3F.yaml');
   });
 });
 

@@ -3,10 +3,10 @@
 // quick fixes for every TTL rule, the contract file's own diagnostics and how
 // they follow the editor, the workspace audit, settings and multi-root.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
 import { lines } from './helpers/table';
@@ -15,8 +15,15 @@ const CONTRACT = '.flux-job-guard.yaml';
 const PLACEHOLDER = '# converges: TODO say why a second run reaches the same state and does not fail';
 const NOTE = '# converges: it skips what is already done';
 
+/** Temporary folders this file made, removed when its tests are done. */
+const created: string[] = [];
+after(() => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
 function repo(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'fjg-lsp-'));
+  created.push(dir);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

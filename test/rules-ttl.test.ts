@@ -434,6 +434,17 @@ const CONTRACT_SHAPES: Array<{ name: string; contract: string; after: string; co
     after: lines('ttl:', '  noFinishTimeout:', ...nftEntry('migrate'), '  required: 86400'),
   },
   {
+    name: 'an empty flow list with a comment after it: the comment stays on the key\'s line',
+    contract: lines('ttl:', '  noFinishTimeout: [] # none yet'),
+    after: lines('ttl:', '  noFinishTimeout: # none yet', ...nftEntry('migrate')),
+  },
+  {
+    name: 'a list whose last reason is a block scalar, then a comment',
+    contract: lines('ttl:', '  noFinishTimeout:', '    - file: kubernetes/apps/job.yaml', '      job: other', '      reason: |', '        Kept as evidence.', '', '# end'),
+    after: lines('ttl:', '  noFinishTimeout:', '    - file: kubernetes/apps/job.yaml', '      job: other', '      reason: |', '        Kept as evidence.', ...nftEntry('migrate'), '', '# end'),
+    contractAfter: ['contract-no-job'],
+  },
+  {
     name: 'a list with items (appended after the last)',
     contract: lines('ttl:', '  noFinishTimeout:', '    - file: kubernetes/apps/job.yaml', '      job: other', '      reason: Kept.', '  required: 86400'),
     after: lines('ttl:', '  noFinishTimeout:', '    - file: kubernetes/apps/job.yaml', '      job: other', '      reason: Kept.', ...nftEntry('migrate'), '  required: 86400'),

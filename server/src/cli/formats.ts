@@ -61,7 +61,8 @@ export function formatSarif(result: AuditResult, findings: Finding[], version: s
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: encodeURI(f.file) },
+                // A relative URI reference: each segment escaped (encodeURI would leave `#` and `?`, which end a path).
+                artifactLocation: { uri: f.file.split('/').map(encodeURIComponent).join('/') },
                 region: {
                   startLine: f.range.start.line + 1,
                   startColumn: f.range.start.character + 1,

@@ -2,7 +2,7 @@
 // patch, chart template), the Flux Kustomizations that build it, and the
 // graph problems that live in it. The audit and the server both call this,
 // so the editor and the CLI cannot disagree.
-import { analyzeFile, FileAnalysis, makeFinding } from './analyze';
+import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
 import type { Contract } from './contract/model';
 import type { FluxFileContext } from './flux/check';
 import type { RepoIndex } from './repo-index';
@@ -24,9 +24,18 @@ export function mayHoldJob(text: string): boolean {
   return /kind:\s*["']?Job\b/.test(text);
 }
 
-export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
+/** Everything analyzeFile needs about one file, from the repository index. */
+export function analysisInput(index: RepoIndex, contract: Contract, path: string, text: string, headText?: string | null): FileInput {
   const repository = { declaresServiceAccount: (name: string, namespace: string | null) => index.declaresServiceAccount(name, namespace), headText };
-  const analysis = analyzeFile({ file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path), repository }, documents);
+  return { file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path), repository };
+}
+
+export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
+  return withGraphProblems(index, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
+}
+
+/** Adds the graph problems (kustomize references, invalid variable names) that live in this file. */
+export function withGraphProblems(index: RepoIndex, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
   const problems = index.fluxGraph().problems.filter((problem) => problem.file === path);
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);

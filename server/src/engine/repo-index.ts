@@ -8,7 +8,6 @@ import type { FileRole } from './analyze';
 import { extractFacts, FileFacts, isKustomizationFile, mayHoldFacts } from './flux/facts';
 import { FluxGraph } from './flux/graph';
 import { basenameOf, dirnameOf } from './paths';
-import type { ParsedDocument } from './yaml-docs';
 
 export { isKustomizationFile };
 export { KUSTOMIZATION_FILE_NAMES } from './flux/facts';
@@ -22,18 +21,21 @@ export class RepoIndex {
   private graph: FluxGraph | null = null;
   private graphHasStalePositions = false;
   private patchFiles: Set<string> | null = null;
+  /** Bumped whenever the index changes in a way other files' analyses can see. */
+  version = 0;
 
   setFiles(paths: Iterable<string>): void {
     this.files.clear();
     for (const path of paths) this.files.add(path);
     this.invalidate();
+    this.version++;
   }
 
   /**
    * Records what one file contributes (`text` undefined: the file is gone).
    * Returns true when the change can alter other files' analyses.
    */
-  update(path: string, text: string | undefined, documents?: ParsedDocument[]): boolean {
+  update(path: string, text: string | undefined, knownFacts?: FileFacts | null): boolean {
     let changed = false;
     if (text === undefined ? this.files.delete(path) : !this.files.has(path)) {
       if (text !== undefined) this.files.add(path);
@@ -43,7 +45,7 @@ export class RepoIndex {
       changed = (text === undefined ? this.chartDirs.delete(dirnameOf(path)) : !this.chartDirs.has(dirnameOf(path))) || changed;
       if (text !== undefined) this.chartDirs.add(dirnameOf(path));
     }
-    const facts = text !== undefined && mayHoldFacts(path, text) ? extractFacts(path, text, documents) : null;
+    const facts = text === undefined ? null : knownFacts !== undefined ? knownFacts : mayHoldFacts(path, text) ? extractFacts(path, text) : null;
     const shape = facts ? shapeOf(facts) : undefined;
     if (shape !== this.shapes.get(path)) changed = true;
     else if (facts) this.graphHasStalePositions = true;
@@ -54,7 +56,10 @@ export class RepoIndex {
       this.facts.delete(path);
       this.shapes.delete(path);
     }
-    if (changed) this.invalidate();
+    if (changed) {
+      this.invalidate();
+      this.version++;
+    }
     return changed;
   }
 

@@ -47,8 +47,18 @@ const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: fa
 /** Parses one chunk of a file; a chunk may still hold several documents after `...`. */
 export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
   const chunk = text.slice(start, end);
-  const docs = parseAllDocuments(chunk, PARSE_OPTIONS);
-  if (!Array.isArray(docs)) return [];
+  let docs;
+  try {
+    const parsed = parseAllDocuments(chunk, PARSE_OPTIONS);
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (error) {
+    // The parser recurses once per nesting level and catches its own stack overflow only while
+    // some stack is left; deeper down (a server handler's stack), the RangeError escapes.
+    if (!(error instanceof RangeError)) throw error;
+    const doc = new Document(null) as unknown as Document.Parsed;
+    return [{ base: start, end, doc, source: text, errors: [{ start, end: start, message: TOO_DEEP }] }];
+  }
+  const template = /\{\{[^\n]*\}\}/.test(chunk);
   return docs.map((doc) => ({
     base: start,
     end,
@@ -57,10 +67,13 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
     errors: doc.errors.map((error) => ({
       start: start + error.pos[0],
       end: start + Math.max(error.pos[1], error.pos[0]),
-      message: error.message.split('\n')[0],
+      message: error.code === 'RESOURCE_EXHAUSTION' ? TOO_DEEP : error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
     })),
   }));
 }
+
+const TOO_DEEP = 'the collections nest too deeply to be parsed (thousands of levels)';
+const TEMPLATE_HINT = ' (the file holds {{ ... }}: a Helm or Go template is YAML only once rendered)';
 
 export function parseYamlFile(text: string): ParsedDocument[] {
   const starts = documentBoundaries(text);

@@ -107,10 +107,13 @@ function appendToListValue(text: string, lines: LineIndex, base: number, keyNode
   const seq = value as YAMLSeq;
   if (seq.flow) {
     if (seq.items.length > 0) return null;
-    // `key: []` becomes a block list (without the space that stood before `[]`).
+    // `key: []` becomes a block list: without the space that stood before `[]`, and a comment after
+    // `[]` stays on the key's line (the items follow it).
     let start = base + seq.range![0];
     while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
-    return { start, end: base + seq.range![1], newText: eol + item(keyIndent + '  ') };
+    const seqEnd = base + seq.range![1];
+    const lineEnd = lines.lineEnd(lines.position(seqEnd).line);
+    return { start, end: lineEnd, newText: text.slice(seqEnd, lineEnd).trimEnd() + eol + item(keyIndent + '  ') };
   }
   const dashIndent = indentAt(lines, base + seq.range![0]);
   return insertAfter(lines, base + seq.range![1], eol, item(dashIndent));

@@ -2,9 +2,9 @@
 // index and the analysis of its files. No LSP types here: the connection
 // layer (server.ts) turns what this returns into diagnostics and edits.
 import type { FileAnalysis } from '../engine/analyze';
-import { analyzeInRepo, HeadReader, mayHoldJob } from '../engine/repo-analysis';
-import { mayHoldFacts } from '../engine/flux/facts';
-import { parseYamlFile, ParsedDocument } from '../engine/yaml-docs';
+import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
+import { chunkKey, IncrementalAnalyzer, IncrementalFacts } from '../engine/incremental';
+import type { ParsedDocument } from '../engine/yaml-docs';
 import { audit, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
@@ -42,8 +42,14 @@ export class Project {
 
   /** The file at git HEAD when the lifecycle rule needs it (and git may be used here). */
   async headText(path: string, text: string): Promise<string | null | undefined> {
-    return this.head && mayHoldJob(text) ? this.head(path) : undefined;
+    if (!this.head || !mayHoldJob(text)) return undefined;
+    // HEAD moves rarely: one `git show` per file while it is open.
+    let cached = this.heads.get(path);
+    if (!cached) this.heads.set(path, (cached = this.head(path)));
+    return cached;
   }
+
+  private readonly heads = new Map<string, Promise<string | null | undefined>>();
 
   /** Loads the contract and the repository index; call again after a settings change. */
   initialize(): Promise<void> {
@@ -68,14 +74,36 @@ export class Project {
       settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
     });
     this.contract = loaded.contract;
+    this.contractVersion++;
     this.contractLoadFindings = loaded.findings;
   }
 
   /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
-  analyze(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): Finding[] {
+  analyze(path: string, text: string, headText?: string | null): Finding[] {
     if (path === this.contract.path) return [];
-    const analysis = this.rawAnalysis(path, text, documents, headText);
+    const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : this.rawAnalysis(path, text, undefined, headText);
     return this.present(analysis.findings);
+  }
+
+  /** Per-document caches of the files open in the editor. */
+  private readonly openFiles = new Map<string, { analyzer: IncrementalAnalyzer; facts: IncrementalFacts }>();
+  private contractVersion = 0;
+
+  opened(path: string): void {
+    if (!this.openFiles.has(path)) this.openFiles.set(path, { analyzer: new IncrementalAnalyzer(), facts: new IncrementalFacts() });
+  }
+
+  closed(path: string): void {
+    this.openFiles.delete(path);
+    this.heads.delete(path);
+  }
+
+  private incrementalAnalysis(path: string, text: string, headText?: string | null): FileAnalysis {
+    const open = this.openFiles.get(path)!;
+    const input = analysisInput(this.index, this.contract, path, text, headText);
+    const context = `${this.contractVersion}|${this.index.version}|${input.role}|${headText === undefined ? 'u' : headText === null ? 'n' : chunkKey(headText, 0, headText.length)}`;
+    const analysis = open.analyzer.analyze(input, context);
+    return withGraphProblems(this.index, path, text, analysis);
   }
 
   rawAnalysis(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
@@ -87,10 +115,10 @@ export class Project {
    * analysis). Returns the documents parsed on the way, and whether other
    * files' analyses may have changed.
    */
-  updateIndex(path: string, text: string | undefined): { changed: boolean; documents?: ParsedDocument[] } {
-    if (text === undefined || !mayBeIndexed(path)) return { changed: this.index.update(path, text) };
-    const documents = mayHoldFacts(path, text) ? parseYamlFile(text) : undefined;
-    return { changed: this.index.update(path, text, documents), documents };
+  updateIndex(path: string, text: string | undefined): boolean {
+    if (text === undefined || !mayBeIndexed(path)) return this.index.update(path, text, null);
+    const open = this.openFiles.get(path);
+    return this.index.update(path, text, open ? open.facts.extract(path, text) : undefined);
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */

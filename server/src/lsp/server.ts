@@ -169,10 +169,10 @@ export function startServer(connection: Connection, platform: Platform): void {
       return publishContract(project);
     }
     const text = document.getText();
-    const { changed, documents: parsed } = project.updateIndex(path, text);
+    const changed = project.updateIndex(path, text);
     const headText = await project.headText(path, text);
     if (documents.get(document.uri)?.version !== document.version) return; // superseded while git answered
-    publish(document.uri, project.analyze(path, text, parsed, headText));
+    publish(document.uri, project.analyze(path, text, headText));
     if (changed) await revalidateOpen(project, document.uri);
     if (project.affectsContract(path)) await publishContract(project);
   }
@@ -181,7 +181,8 @@ export function startServer(connection: Connection, platform: Platform): void {
     for (const document of documents.all()) {
       const path = relativePath(project, document.uri);
       if (document.uri === except || path === null || path === project.contract.path || !/\.ya?ml$/i.test(path)) continue;
-      publish(document.uri, project.settings.enable ? project.analyze(path, document.getText()) : []);
+      const text = document.getText();
+      publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : []);
     }
   }
 
@@ -214,7 +215,10 @@ export function startServer(connection: Connection, platform: Platform): void {
   documents.onDidChangeContent(async (event) => {
     const project = await projectForRoot(rootFor(event.document.uri));
     const path = relativePath(project, event.document.uri);
-    if (path !== null) project.fs.open.set(path, event.document.getText());
+    if (path !== null) {
+      project.fs.open.set(path, event.document.getText());
+      project.opened(path);
+    }
     schedule(event.document.uri);
   });
 
@@ -224,6 +228,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     const path = relativePath(project, uri);
     if (path === null) return;
     project.fs.open.delete(path);
+    project.closed(path);
     if (path === project.contract.path) {
       await project.reloadContract();
       await revalidateOpen(project, uri);
@@ -254,7 +259,7 @@ export function startServer(connection: Connection, platform: Platform): void {
         continue;
       }
       const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
-      if (project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined).changed) await revalidateOpen(project, '');
+      if (project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined)) await revalidateOpen(project, '');
       if (audited.get(project.rootUri)?.has(change.uri) || change.type === FileChangeType.Created) {
         if (audited.has(project.rootUri)) {
           audited.get(project.rootUri)!.add(change.uri);
