@@ -4,6 +4,8 @@
 //     lsp           the server: open + 5 one-character edits of each edit/open input
 //     audit         the CLI audit of the generated repository
 //     server-audit  the server: initialize on the generated repository, open a Job, fluxJobGuard/audit
+//     server-heap   the same with --heap-prof: what is still allocated when the server exits
+//                   after the audit (sampled), by allocating function — where its RSS goes
 // Profiles land in bench/.generated/profiles/ (open them in Chrome DevTools or
 // VS Code for flame charts); the summary goes to stdout.
 import { spawnSync } from 'node:child_process';
@@ -79,9 +81,10 @@ function profileAudit(dir: string): void {
   if (run.status !== 0 && run.status !== 1) throw new Error(`the CLI exited with ${run.status}`);
 }
 
-async function profileServerAudit(dir: string): Promise<void> {
+async function profileServerAudit(dir: string, heap = false): Promise<void> {
   const generated = ensureGenerated(repoRoot);
-  const client = new BenchLspClient({ nodeArgs: PROFILE_ARGS(dir), script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) });
+  const nodeArgs = heap ? ['--heap-prof', `--heap-prof-dir=${dir}`] : PROFILE_ARGS(dir);
+  const client = new BenchLspClient({ nodeArgs, script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) });
   await client.initialize(generated.repoDir);
   const jobFile = listYamlFiles(generated.repoDir).find((f) => f.endsWith('/job.yaml'))!;
   const uri = fileUri(join(generated.repoDir, jobFile));
@@ -115,8 +118,8 @@ class Mapper {
   private mapFor(url: string): SourceMap | null {
     if (!this.maps.has(url)) {
       let map: SourceMap | null = null;
-      if (url.startsWith('file://')) {
-        const path = new URL(url).pathname + '.map';
+      if (url.startsWith('file://') || url.startsWith('/')) {
+        const path = (url.startsWith('/') ? url : new URL(url).pathname) + '.map';
         if (existsSync(path)) map = new SourceMap(JSON.parse(readFileSync(path, 'utf8')));
       }
       this.maps.set(url, map);
@@ -191,6 +194,44 @@ function summarise(file: string, title: string): void {
   table(`inclusive time, top ${TOP} engine/LSP functions`, inclusive, TOP);
 }
 
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** A sampling heap profile written at exit: the objects still alive then, by the function that allocated them. */
+function summariseHeap(file: string, title: string): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
+  const mapper = new Mapper();
+  const bySource = new Map<string, number>();
+  const byFn = new Map<string, number>();
+  const byEngineCaller = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapNode, engineCaller: string | null) => {
+    const { source, line } = mapper.locate(node.callFrame);
+    const key = source === 'native' ? node.callFrame.functionName || '(native)' : `${node.callFrame.functionName || '(anonymous)'}  ${source}:${line}`;
+    const caller = source.startsWith('server/src/') ? key : engineCaller;
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      bySource.set(area(source), (bySource.get(area(source)) ?? 0) + node.selfSize);
+      byFn.set(key, (byFn.get(key) ?? 0) + node.selfSize);
+      if (caller) byEngineCaller.set(caller, (byEngineCaller.get(caller) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, caller);
+  };
+  walk(profile.head, null);
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1).padStart(7)} MB`;
+  const table = (heading: string, entries: Map<string, number>, n: number) => {
+    console.log(`\n  ${heading}`);
+    for (const [k, bytes] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${mb(bytes)}  ${k}`);
+  };
+  console.log(`\n=== ${title}: ${basename(file)} — ${mb(total).trim()} sampled live at exit`);
+  table('live bytes by area of the allocating function', bySource, 15);
+  table(`live bytes, top ${TOP} allocating functions`, byFn, TOP);
+  table(`live bytes by the innermost engine/LSP function on the allocation stack, top ${TOP}`, byEngineCaller, TOP);
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const scenarios = argv.filter((a) => !a.startsWith('--'));
@@ -204,8 +245,10 @@ async function main(): Promise<void> {
     if (scenario === 'lsp') await profileLsp(dir);
     else if (scenario === 'audit') profileAudit(dir);
     else if (scenario === 'server-audit') await profileServerAudit(dir);
+    else if (scenario === 'server-heap') await profileServerAudit(dir, true);
     else throw new Error(`unknown scenario ${scenario}`);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) summarise(join(dir, file), scenario);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.heapprofile'))) summariseHeap(join(dir, file), scenario);
   }
 }
 

@@ -13,7 +13,6 @@ import { audit } from '../../server/src/engine/audit';
 import { loadContract } from '../../server/src/engine/contract/load';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../../server/src/engine/repo-fs';
 import { RULE_IDS } from '../../server/src/engine/rules';
-import { lineEnding } from '../../server/src/engine/text';
 import type { FileEdit, Finding, Fix, Position, Range } from '../../server/src/engine/types';
 import { documentBoundaries, parseYamlFile } from '../../server/src/engine/yaml-docs';
 
@@ -255,6 +254,9 @@ export const OTHER_DOCS: string[][] = [
   ['key: &anchor value', 'other: *anchor', 'list: [1, 2, {a: b}]'],
   ['%YAML 1.2', '---', 'a: 1'],
   ['a: 1', '...'],
+  // `$` written through YAML escapes, quotes, folds, flow collections and keys
+  ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: escapes', 'data:', '  a: "\\x24{APP_NAME} \\u0024{DB_HOST} \\"${APP_NAME}\\""', "  b: 'it''s ${APP_NAME} $$ ''${Q}'''", '  c: >-', '    folded ${APP_NAME}', '    next ${DB_HOST:-', '    x}', '  ${KEY_VAR}: value', '  d: ["${A}", "$$", "$${B}", {k: "${C}"}]', '  e: "line one ${A}\\', '    ${B} continued"'],
+  ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: opted-out', '  labels:', '    kustomize.toolkit.fluxcd.io/substitute: disabled', 'spec:', '  ttlSecondsAfterFinished: 86400 # converges: no state', '  template:', '    spec:', '      containers:', '        - name: x', '          command: ["sh", "-c", "echo ${NOPE} $$"]'],
 ];
 
 export interface ManifestShape {
@@ -607,11 +609,11 @@ async function checkFix(world: World, finding: Finding, fix: Fix, analyze: Analy
   for (const edit of fix.edits) {
     const text = engineText(world, edit.file);
     if (text === null) continue; // applyFix reports it
-    if (text !== '' || !edit.create) {
-      const eol = lineEnding(text);
-      if (eol === '\r\n' && /(^|[^\r])\n/.test(edit.newText)) problems.push(`${name} writes a bare LF into the CRLF file ${edit.file}`);
-      if (eol === '\n' && text.includes('\n') && edit.newText.includes('\r')) problems.push(`${name} writes a CR into the LF file ${edit.file}`);
-    }
+    // In a file with one line ending throughout, a fix writes that one (mixed files: either).
+    const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+    const lf = text.includes('\n') && !text.includes('\r');
+    if (crlf && /(^|[^\r])\n/.test(edit.newText)) problems.push(`${name} writes a bare LF into the CRLF file ${edit.file}`);
+    if (lf && edit.newText.includes('\r')) problems.push(`${name} writes a CR into the LF file ${edit.file}`);
     const offsets = rangeOffsets(new LspText(text), edit.range);
     if (typeof offsets === 'string') continue; // applyFix reports it
     const [start, end] = offsets;

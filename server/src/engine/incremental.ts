@@ -36,10 +36,14 @@ export function chunksOf(text: string): Chunk[] {
   const starts = documentBoundaries(text);
   const chunks: Chunk[] = [];
   let line = 0;
-  let counted = 0;
+  // Line breaks as LSP counts them (and LineIndex): `\r\n`, `\n` and a lone `\r`.
+  const breaks = /\r\n?|\n/g;
   starts.forEach((start, i) => {
-    for (let at = text.indexOf('\n', counted); at !== -1 && at < start; at = text.indexOf('\n', at + 1)) line++;
-    counted = start;
+    for (let match = breaks.exec(text); match && match.index < start; match = breaks.exec(text)) {
+      line++;
+      if (breaks.lastIndex >= start) break;
+    }
+    breaks.lastIndex = start;
     const end = starts[i + 1] ?? text.length;
     chunks.push({ key: chunkKey(text, start, end), start, end, line });
   });

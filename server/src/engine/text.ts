@@ -63,8 +63,11 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** The line ending a fix must write: the file's own (CRLF files stay CRLF). */
-export function lineEnding(text: string): '\r\n' | '\n' {
-  const lf = text.indexOf('\n');
+export function lineEnding(text: string, near = 0): '\r\n' | '\n' {
+  // The ending of the line at `near` (or, on a last line without one, of the line before):
+  // local, so a file with mixed endings gets the ending of the place being edited.
+  let lf = text.indexOf('\n', near);
+  if (lf === -1) lf = text.lastIndexOf('\n', near);
   return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
 }
 

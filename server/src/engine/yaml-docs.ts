@@ -55,24 +55,52 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
     // The parser recurses once per nesting level and catches its own stack overflow only while
     // some stack is left; deeper down (a server handler's stack), the RangeError escapes.
     if (!(error instanceof RangeError)) throw error;
-    const doc = new Document(null) as unknown as Document.Parsed;
-    return [{ base: start, end, doc, source: text, errors: [{ start, end: start, message: TOO_DEEP }] }];
+    return [tooDeep(text, start, end)];
   }
   const template = /\{\{[^\n]*\}\}/.test(chunk);
-  return docs.map((doc) => ({
-    base: start,
-    end,
-    doc,
-    source: text,
-    errors: doc.errors.map((error) => ({
-      start: start + error.pos[0],
-      end: start + Math.max(error.pos[1], error.pos[0]),
-      message: error.code === 'RESOURCE_EXHAUSTION' ? TOO_DEEP : error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
-    })),
-  }));
+  return docs.map((doc) => {
+    // Where the parser ran out of stack depends on how much stack was left: report a fixed place
+    // and drop the partial tree, so the analysis does not depend on the caller's stack.
+    if (doc.errors.some((error) => error.code === 'RESOURCE_EXHAUSTION')) return tooDeep(text, start, end);
+    return {
+      base: start,
+      end,
+      doc,
+      source: text,
+      errors: doc.errors.map((error) => ({
+        // A parser error may point just past its chunk; keep it inside, so a document
+        // analysed alone (as the editor's cache does) reports the very same range.
+        start: Math.min(start + error.pos[0], end),
+        end: Math.min(start + Math.max(error.pos[1], error.pos[0]), end),
+        message: error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
+      })),
+    };
+  });
 }
 
-const TOO_DEEP = 'the collections nest too deeply to be parsed (thousands of levels)';
+/** A document too deeply nested to parse: no tree, one error where the nesting gets deep. */
+function tooDeep(text: string, start: number, end: number): ParsedDocument {
+  let at = start;
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const char = text[i];
+    if (char === '[' || char === '{') {
+      if (++depth === DEEP) {
+        at = i;
+        break;
+      }
+    } else if ((char === ']' || char === '}') && depth > 0) depth--;
+  }
+  if (depth < DEEP) {
+    const indented = new RegExp(`^[ -]{${DEEP}}`, 'm').exec(text.slice(start, end));
+    if (indented) at = start + indented.index;
+  }
+  const doc = new Document(null) as unknown as Document.Parsed;
+  return { base: start, end, doc, source: text, errors: [{ start: at, end: at, message: TOO_DEEP }] };
+}
+
+const DEEP = 1000;
+const TOO_DEEP = `the collections nest too deeply to be parsed (over ${DEEP} levels from here)`;
 const TEMPLATE_HINT = ' (the file holds {{ ... }}: a Helm or Go template is YAML only once rendered)';
 
 export function parseYamlFile(text: string): ParsedDocument[] {

@@ -30,7 +30,7 @@ export function insertIntoBlockMap(text: string, lines: LineIndex, parentKeyOffs
   const firstKey = lines.position(base + first.range[0]);
   if (firstKey.line <= parentLine) return null;
   const indent = ' '.repeat(firstKey.character);
-  const eol = lineEnding(text);
+  const eol = lineEnding(text, parentKeyOffset);
   const at = lines.lineStart(parentLine + 1);
   return { start: at, end: at, newText: keyLines.map((line) => indent + line + eol).join('') };
 }
@@ -68,7 +68,7 @@ export function deleteLines(lines: LineIndex, firstLine: number, lastLine: numbe
  */
 export function appendListEntry(text: string, root: YAMLMap | null, base: number, path: string[], itemLines: string[]): OffsetEdit | null {
   const lines = new LineIndex(text);
-  const eol = lineEnding(text);
+  const eol = lineEnding(text, base + (root?.range?.[0] ?? 0));
   const item = (indent: string) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`).join(eol);
   let map: YAMLMap | null = root;
   let depth = 0;

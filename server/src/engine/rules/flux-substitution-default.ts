@@ -25,6 +25,7 @@ export const fluxSubstitutionDefault: SubstitutionRule = {
       message = `${expression.name} is not defined by Kustomization ${kustomizationNames(undefinedIn)}, so Flux replaces ${written} with its default at build time: the shell never sees the variable.`;
     } else return [];
     message += ` If the shell should evaluate it, write $${written}.`;
-    return [context.finding(this.meta, occurrence.span, message, [escapeFix(context, occurrence, written)])];
+    const fix = escapeFix(context, occurrence, written);
+    return [context.finding(this.meta, occurrence.span, message, fix ? [fix] : [])];
   },
 };

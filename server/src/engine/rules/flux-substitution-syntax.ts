@@ -13,6 +13,7 @@ export const fluxSubstitutionSyntax: SubstitutionRule = {
     if (found.kind !== 'syntax-error') return [];
     const written = occurrence.value.slice(found.start, Math.min(found.end, found.start + 40));
     const message = `Flux cannot substitute ${JSON.stringify(written)}: ${found.error}. Kustomization ${kustomizationNames(context.substituting)} fails to build. If this is shell syntax, write $\${ so the shell sees \${.`;
-    return [context.finding(this.meta, occurrence.span, message, [escapeFix(context, occurrence, '${')])];
+    const fix = escapeFix(context, occurrence, '${');
+    return [context.finding(this.meta, occurrence.span, message, fix ? [fix] : [])];
   },
 };

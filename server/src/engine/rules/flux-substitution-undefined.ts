@@ -33,7 +33,8 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       if (!certain) message += ` It may come from ${unknown.join(', ')}, which is not in the repository.`;
       message += ` If the shell should see it, write $${written}.`;
       const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
-      const fixes = expression === top ? [escapeFix(context, occurrence, written)] : [];
+      const fix = expression === top ? escapeFix(context, occurrence, written) : null;
+      const fixes = fix ? [fix] : [];
       findings.push(context.finding(this.meta, span, message, fixes, certain ? 'error' : 'warning'));
     }
     return findings;

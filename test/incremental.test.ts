@@ -1,0 +1,81 @@
+// The fast path and the straightforward one must agree: the per-document
+// cached analysis the server runs as the user types (IncrementalAnalyzer),
+// fed a sequence of edits, gives exactly the findings of analyzeFile over the
+// whole text, and so does a parse of the whole text in one go.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { analyzeFile, FileInput } from '../server/src/engine/analyze';
+import { defaultContract } from '../server/src/engine/contract/load';
+import { IncrementalAnalyzer, IncrementalFacts } from '../server/src/engine/incremental';
+import { extractFacts } from '../server/src/engine/flux/facts';
+import type { ParsedDocument } from '../server/src/engine/yaml-docs';
+import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
+
+const contract = defaultContract('.flux-job-guard.yaml');
+const input = (text: string): FileInput => ({ file: 'apps/jobs.yaml', text, role: 'resource', contract });
+
+/** The whole text parsed in one call, no `---` splitting: the reference the chunking must match. */
+function wholeParse(text: string): ParsedDocument[] {
+  return parseAllDocuments(text, { prettyErrors: false, strict: false }).map((doc) => ({
+    base: 0,
+    end: text.length,
+    doc: doc as ParsedDocument['doc'],
+    source: text,
+    errors: doc.errors.map((e) => ({ start: e.pos[0], end: Math.max(e.pos[0], e.pos[1]), message: e.message.split('\n')[0] })),
+  }));
+}
+
+const strip = (findings: ReturnType<typeof analyzeFile>['findings']) => JSON.parse(JSON.stringify(findings));
+
+test('incremental analysis over random edit sequences equals a full analysis after every edit', () => {
+  fc.assert(
+    fc.property(manifestArb, fc.array(mutationArb, { minLength: 1, maxLength: 8 }), (original, mutations) => {
+      const analyzer = new IncrementalAnalyzer();
+      let text = original;
+      for (const mutation of [null, ...mutations]) {
+        if (mutation) text = applyMutation(text, mutation);
+        const fast = analyzer.analyze(input(text), 'context');
+        const full = analyzeFile(input(text));
+        assert.deepEqual(strip(fast.findings), strip(full.findings));
+        assert.deepEqual(fast.jobs, full.jobs);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('splitting at --- gives the same findings as parsing the whole text at once (valid files)', () => {
+  fc.assert(
+    fc.property(manifestArb, (text) => {
+      const whole = wholeParse(text);
+      fc.pre(whole.every((d) => d.errors.length === 0));
+      assert.deepEqual(strip(analyzeFile(input(text)).findings), strip(analyzeFile(input(text), whole).findings));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('incremental facts equal facts of the whole text, after edits', () => {
+  const kustomization = (name: string, line: string) => `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
+  const facts = new IncrementalFacts();
+  let text = kustomization('a', 'A: "1"') + 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: y\n' + kustomization('b', 'B: "2"');
+  for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: y', 'X: y\n  Z: w'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {
+    text = edit(text);
+    assert.deepEqual(JSON.parse(JSON.stringify(facts.extract('flux/ks.yaml', text), mapsAsArrays)), JSON.parse(JSON.stringify(extractFacts('flux/ks.yaml', text), mapsAsArrays)));
+  }
+});
+
+function mapsAsArrays(_key: string, value: unknown) {
+  return value instanceof Map ? [...value.entries()] : value;
+}
+
+test('negative control: a stale cache is detected (a context change that is not signalled gives old findings)', () => {
+  const analyzer = new IncrementalAnalyzer();
+  const job = 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  ttlSecondsAfterFinished: 3600\n  template: {}\n';
+  analyzer.analyze(input(job), 'v1');
+  const other = { ...input(job), contract: { ...contract, requiredTtl: 3600 } };
+  assert.notDeepEqual(strip(analyzer.analyze(other, 'v1').findings), strip(analyzeFile(other).findings), 'same context key: the cache answers (old findings)');
+  assert.deepEqual(strip(analyzer.analyze(other, 'v2').findings), strip(analyzeFile(other).findings), 'a new context key: fresh findings');
+});
