@@ -4,7 +4,8 @@
 // (test/helpers/lsp-client.ts is the tests' client; this one timestamps
 // publishes as they arrive and waits for one matching publish, not a state.)
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, Diagnostic, ProtocolConnection, PublishDiagnosticsParams, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -95,7 +96,7 @@ export class BenchLspClient {
    * Registers interest in the next publish for `uri` that `accept` takes;
    * call before sending the notification that causes it.
    */
-  nextPublish(uri: string, accept: (diagnostics: Diagnostic[]) => boolean = () => true, timeoutMs = 120_000): Promise<{ time: number; diagnostics: Diagnostic[] }> {
+  nextPublish(uri: string, accept: (diagnostics: Diagnostic[]) => boolean = () => true, timeoutMs = 60_000): Promise<{ time: number; diagnostics: Diagnostic[] }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         const index = this.waiters.indexOf(waiter);
@@ -164,4 +165,18 @@ export function readProcMemory(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/**
+ * Copies a bundle (and its source map) into `dir` and returns the copy's path:
+ * other people may rebuild dist/ while a bench or a profile runs, and the
+ * figures (and the profile's source mapping) must all come from one build.
+ */
+export function snapshotBundle(bundle: string, dir: string): string {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first`);
+  mkdirSync(dir, { recursive: true });
+  const copy = join(dir, basename(bundle));
+  copyFileSync(bundle, copy);
+  if (existsSync(bundle + '.map')) copyFileSync(bundle + '.map', copy + '.map');
+  return copy;
 }

@@ -2,6 +2,7 @@
 // (through dist/cli.js.map), so "where does the time go" has an answer:
 //   node out/bench/profile.js [lsp] [audit] [server-audit] [--top=N]
 //     lsp           the server: open + 5 one-character edits of each edit/open input
+//     edit          the server: open + 40 one-character edits of each (mostly the edit path)
 //     audit         the CLI audit of the generated repository
 //     server-audit  the server: initialize on the generated repository, open a Job, fluxJobGuard/audit
 //     server-heap   the same with --heap-prof: what is still allocated when the server exits
@@ -13,11 +14,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { SourceMap } from 'node:module';
 import { basename, join } from 'node:path';
 import { ensureGenerated } from './generate';
-import { BenchLspClient, fileUri } from './lsp-client';
+import { BenchLspClient, fileUri, snapshotBundle } from './lsp-client';
 import { listYamlFiles } from './parse-all';
 
 const repoRoot = join(__dirname, '..', '..');
-const CLI = join(repoRoot, 'dist', 'cli.js');
+const BUILT_CLI = join(repoRoot, 'dist', 'cli.js');
+/** The profiled bundle: a copy per scenario, so its source map matches even if dist/ is rebuilt meanwhile. */
+let CLI = BUILT_CLI;
 const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
 const argv = process.argv.slice(2);
 const TOP = Number(argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
@@ -44,7 +47,7 @@ interface CpuProfile {
 
 // ---- scenarios ------------------------------------------------------------------
 
-async function profileLsp(dir: string): Promise<void> {
+async function profileLsp(dir: string, edits: number): Promise<void> {
   const generated = ensureGenerated(repoRoot);
   const inputs = [generated.jobsFile, ...(existsSync(SHARED_BENCH) ? readdirSync(SHARED_BENCH).filter((f) => f.endsWith('.yaml')).map((f) => join(SHARED_BENCH, f)) : [])];
   const workspace = join(generated.dir, 'lsp-workspace');
@@ -64,7 +67,7 @@ async function profileLsp(dir: string): Promise<void> {
     const line = before.split('\n').length - 1;
     const character = offset - (before.lastIndexOf('\n') + 1);
     const original = text[offset];
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < edits; k++) {
       const published = client.nextPublish(uri);
       const replacement = k % 2 === 0 ? (original === '0' ? '1' : original === original.toUpperCase() ? original.toLowerCase() : original.toUpperCase()) : original;
       client.change(uri, { start: { line, character }, end: { line, character: character + 1 } }, replacement);
@@ -144,7 +147,7 @@ function area(source: string): string {
   if (source.startsWith('yaml/')) return 'yaml: nodes/other';
   if (source.startsWith('server/src/')) return source.replace(/^server\/src\//, 'engine/lsp: ');
   if (source.startsWith('vscode-')) return 'LSP libraries (jsonrpc, documents)';
-  if (source.endsWith('dist/cli.js')) return 'bundle glue (unmapped)';
+  if (source.endsWith('/cli.js')) return 'bundle glue (unmapped)';
   if (source.startsWith('node:') || source.startsWith('internal/')) return 'node internals';
   return source;
 }
@@ -233,7 +236,6 @@ function summariseHeap(file: string, title: string): void {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const scenarios = argv.filter((a) => !a.startsWith('--'));
   const chosen = scenarios.length > 0 ? scenarios : ['lsp', 'audit'];
   const root = join(repoRoot, 'bench', '.generated', 'profiles');
@@ -241,8 +243,10 @@ async function main(): Promise<void> {
     const dir = join(root, scenario);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
+    CLI = snapshotBundle(BUILT_CLI, join(dir, 'bin'));
     process.stderr.write(`profiling ${scenario} ...\n`);
-    if (scenario === 'lsp') await profileLsp(dir);
+    if (scenario === 'lsp') await profileLsp(dir, 5);
+    else if (scenario === 'edit') await profileLsp(dir, 40);
     else if (scenario === 'audit') profileAudit(dir);
     else if (scenario === 'server-audit') await profileServerAudit(dir);
     else if (scenario === 'server-heap') await profileServerAudit(dir, true);

@@ -16,18 +16,20 @@
 //          --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parseAllDocuments } from 'yaml';
 import { ensureGenerated, Generated } from './generate';
-import { BenchLspClient, fileUri, Position, readProcMemory } from './lsp-client';
+import { BenchLspClient, fileUri, Position, readProcMemory, snapshotBundle } from './lsp-client';
 import { listYamlFiles } from './parse-all';
 
 const repoRoot = join(__dirname, '..', '..');
-const CLI = join(repoRoot, 'dist', 'cli.js');
+const BUILT_CLI = join(repoRoot, 'dist', 'cli.js');
+/** A copy of dist/cli.js taken when the run starts (see snapshotBundle). */
+let CLI = BUILT_CLI;
 const PARSE_ALL = join(__dirname, 'parse-all.js');
 const YAML_LS = join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
@@ -425,6 +427,7 @@ async function serverMemory(generated: Generated, parseAllMs: number | undefined
     client.open(uri, readFileSync(join(repo, jobFile), 'utf8'));
     await published;
     const ready = performance.now() - started;
+    const indexed = client.memory();
     const auditStarted = performance.now();
     await client.request('fluxJobGuard/audit');
     const auditMs = performance.now() - auditStarted;
@@ -432,6 +435,7 @@ async function serverMemory(generated: Generated, parseAllMs: number | undefined
     notes.push(`server: initialize → first diagnostics of ${jobFile} took ${fmt(ready, 'ms')} (repository indexing included); fluxJobGuard/audit took ${fmt(auditMs, 'ms')}; ${client.publishes} publishes`);
     rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: memory.rss / 1e6, samples: [memory.rss / 1e6], targetValue: 250, note: 'VmRSS after initialize + open + fluxJobGuard/audit' });
     rows.push({ figure: 'memory server peak (VmHWM)', unit: 'MB', median: memory.hwm / 1e6, samples: [memory.hwm / 1e6], note: 'information' });
+    rows.push({ figure: 'memory server RSS before audit', unit: 'MB', median: indexed.rss / 1e6, samples: [indexed.rss / 1e6], note: 'information: after initialize (indexing) + open + first diagnostics' });
     rows.push({ figure: 'audit server request (information)', unit: 'ms', median: auditMs, samples: [auditMs], baseline: parseAllMs ? { name: 'parse all', value: parseAllMs } : undefined, note: 'one run' });
   } catch (error) {
     rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: null, samples: [], error: (error as Error).message.split('\n')[0] });
@@ -465,10 +469,11 @@ function verdict(row: Row): { ratio: string; target: string; result: string } {
 }
 
 function printTable(): void {
-  const header = ['figure', 'median', 'baseline', 'ratio', 'target', ''];
+  const header = ['figure', 'median', 'min–max', 'baseline', 'ratio', 'target', ''];
+  const range = (row: Row) => (row.samples.length > 1 ? `${fmt(Math.min(...row.samples), row.unit).replace(/ (ms|s|MB)$/, '')}–${fmt(Math.max(...row.samples), row.unit)}` : '');
   const body = rows.map((row) => {
     const v = verdict(row);
-    return [row.figure, row.median === null ? '—' : fmt(row.median, row.unit), row.baseline ? `${row.baseline.name} ${fmt(row.baseline.value, row.unit)}` : '', v.ratio, v.target, v.result];
+    return [row.figure, row.median === null ? '—' : fmt(row.median, row.unit), range(row), row.baseline ? `${row.baseline.name} ${fmt(row.baseline.value, row.unit)}` : '', v.ratio, v.target, v.result];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : i === cells.length - 1 ? c : c.padStart(widths[i]))).join('  ');
@@ -483,9 +488,10 @@ function printTable(): void {
 // ---- main ---------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const started = performance.now();
+  const loadAtStart = loadavg()[0];
   const generated = ensureGenerated(repoRoot, argv.includes('--regenerate'), log);
+  CLI = snapshotBundle(BUILT_CLI, join(generated.dir, 'bin'));
   log(`flux-job-guard bench: node ${process.version}, ${cpus().length} CPUs; reps: edit ${EDIT_REPS}, open ${OPEN_REPS}, audit ${AUDIT_REPS}; parts: ${[...only].join(',')}`);
   if (only.has('edit') || only.has('open')) await lspFigures(generated, only);
   if (only.has('audit') || only.has('memory')) await auditFigures(generated, only);
@@ -494,7 +500,9 @@ async function main(): Promise<void> {
     await serverMemory(generated, parseAll);
   }
   console.log('');
-  console.log(`flux-job-guard bench — medians; node ${process.version}, ${cpus().length} CPUs, ${new Date().toISOString()}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const load = `load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end`;
+  console.log(`flux-job-guard bench — medians; node ${process.version}, ${cpus().length} CPUs, ${load}, ${new Date().toISOString()}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (Math.max(loadAtStart, loadavg()[0]) > cpus().length) notes.push(`!!! the machine was busy (${load}, ${cpus().length} CPUs): absolute times are inflated; the ratios, whose baselines ran in between, are the figures to trust.`);
   printTable();
   const out = jsonPath ?? join(generated.dir, 'results.json');
   writeFileSync(out, JSON.stringify({ node: process.version, cpus: cpus().length, date: new Date().toISOString(), rows: rows.map((r) => ({ ...r, ...verdict(r) })), notes }, null, 2) + '\n');

@@ -20,7 +20,7 @@ if [ "${#need[@]}" -gt 0 ]; then
   fi
   echo "ci-e2e: apt-get install ${need[*]}"
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 bash scripts/setup-code-server.sh

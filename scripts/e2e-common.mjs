@@ -31,7 +31,7 @@ export const WORKBENCH_SETTINGS = {
 };
 
 /** Workbench log messages that say nothing about the extension (offline machine, features not in use). */
-export const NOISE = /^\[(AgentHost|ChatModelSelection|AccountPolicyGate)|ENOPRO: No file system provider|Ignoring fetching additional builtin extensions|ENOTFOUND open-vsx\.org|authentication provider 'github'|^Canceled$/;
+export const NOISE = /^\[(AgentHost|ChatModelSelection|AccountPolicyGate)|ENOPRO: No file system provider|Ignoring fetching additional builtin extensions|ENOTFOUND open-vsx\.org|authentication provider 'github'|^Canceled$|package\.nls\.json/;
 export const isNoise = (text) => !process.env.VERBOSE && NOISE.test(text);
 
 export const flag = (name) => process.argv.includes(`--${name}`);

@@ -7,7 +7,7 @@
 //
 //   node scripts/e2e-web.mjs [--no-build] [--extension=<dir>]   (as scripts/e2e-code-server.mjs)
 // env: CHROMIUM_PATH, PORT (free port), RUN_TIMEOUT_S (300), VERBOSE=1, SERVER_LOG=1, KEEP_RUN_DIR=1
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildSuite, CHROMIUM, CHROMIUM_ARGS, createRun, deadline, extensionFor, finish, freePort, isNoise, root, startControlServer, writeControl } from './e2e-common.mjs';
@@ -55,6 +55,12 @@ if (!existsSync(path.join(buildDir, 'version'))) {
 
 const run = createRun('web');
 const extension = extensionFor(run.dir);
+// test-web serves the tests from inside the development extension's folder (a path relative to it)
+const SUITE = 'out/e2e/browser/index.js';
+if (path.resolve(extension) !== root) {
+  mkdirSync(path.dirname(path.join(extension, SUITE)), { recursive: true });
+  copyFileSync(path.join(root, SUITE), path.join(extension, SUITE));
+}
 const control = await startControlServer({ host: HOST, getPage: page });
 writeControl(run.workspace, { host: 'web', mode: 'dev', url: control.url, screenshots: true });
 
@@ -78,7 +84,7 @@ try {
     commit: COMMIT,
     testRunnerDataDir: dataDir,
     extensionDevelopmentPath: extension,
-    extensionTestsPath: path.join(root, 'out/e2e/browser/index.js'),
+    extensionTestsPath: path.join(extension, SUITE),
     folderPath: run.workspace,
     port: Number(process.env.PORT) || (await freePort()),
     printServerLog: !!process.env.SERVER_LOG,

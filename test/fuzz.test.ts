@@ -11,6 +11,7 @@ import { analyzeFile } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { globMatcher, globToRegExp, matchesAny } from '../server/src/engine/glob';
 import { LineIndex } from '../server/src/engine/text';
+import { documentBoundaries } from '../server/src/engine/yaml-docs';
 import type { Finding } from '../server/src/engine/types';
 import { Analyzer, applyLspEdits, auditAnalyzer, checkWorld, CONTRACT, fileAnalyzer, manifestArb, properties, RunStats, World } from './helpers/arbitraries';
 
@@ -168,4 +169,12 @@ test('a glob built to make a backtracking RegExp explode is matched in one pass'
   assert.equal(matchesAny('a'.repeat(40) + '.yaml', ['*a*a*a*a*a*a*a*a*a*a*a*a*b.yaml']), false);
   assert.equal(matchesAny('x/'.repeat(60) + 'a'.repeat(60), ['**/*a*a*a*a*a*a*a*a*a*a*a*a*a*b']), false);
   assert.equal(matchesAny('apps/aaab.yaml', ['**/*a*a*a*b.yaml']), true);
+});
+
+test('regression (found by the fuzzer): a file opening with a blank line, then a %YAML directive, does not hang', () => {
+  const text = '\n%YAML 1.2\r\n---\r\na: 1\r\n---\r\napiVersion: batch/v1\r\nkind: Job\r\nmetadata:\r\n  name: x\r\nspec:\r\n  backoffLimit: 1\r\n';
+  // documentBoundaries looped for ever here: lastIndexOf('\n', -1) answers offset 0 again and again.
+  assert.deepEqual(documentBoundaries(text), [0, 1, 23]);
+  assert.deepEqual(analyzeFile({ file: 'x.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings.map((f) => f.rule), ['ttl-missing']);
+  assert.deepEqual(documentBoundaries('\n%A\n%B\n---\na: 1\n'), [0, 1]);
 });

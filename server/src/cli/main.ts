@@ -90,6 +90,8 @@ function parseAuditArgs(args: string[]): AuditArgs {
       if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(format)}`);
       parsed.format = format;
     } else if (flag === '--quiet' || flag === '-q') parsed.quiet = true;
+    else if (flag === '--git') parsed.git = true;
+    else if (flag === '--no-git') parsed.git = false;
     else if (flag === '--max-file-size') {
       parsed.maxFileSize = Number(value());
       if (!Number.isSafeInteger(parsed.maxFileSize) || parsed.maxFileSize <= 0) throw new UsageError('--max-file-size must be a positive number of bytes');

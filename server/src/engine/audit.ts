@@ -46,8 +46,15 @@ const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
 export function isAudited(contract: Contract, path: string): boolean {
   if (!isYamlPath(path) || ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
   const relative = relativeToContract(contract, path);
-  return relative !== null && matchesAny(relative, contract.include) && !matchesAny(relative, contract.exclude);
+  if (relative === null || (HIDDEN.test(relative) && !contract.include.some((glob) => HIDDEN.test(glob)))) return false;
+  return matchesAny(relative, contract.include) && !matchesAny(relative, contract.exclude);
 }
+
+/**
+ * A hidden file or folder (`.archive/`, `.github/`): as with minimatch's default, `*` and `**` do
+ * not reach into them; an include glob that names one (`.archive/**`) does.
+ */
+const HIDDEN = /(^|\/)\.(?!\.?\/)/;
 
 /** Globs are relative to the contract file's folder. */
 function relativeToContract(contract: Contract, path: string): string | null {

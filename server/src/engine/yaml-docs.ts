@@ -36,7 +36,9 @@ function directivesStart(text: string, markerOffset: number): number {
   let start = markerOffset;
   while (start > 0) {
     const previousLineStart = text.lastIndexOf('\n', start - 2) + 1;
-    if (text[previousLineStart] !== '%') break;
+    // At offset 1 (the text opens with a line break), lastIndexOf reads `start - 2 < 0` as 0 and
+    // answers the same line again: without this check the loop never ends.
+    if (previousLineStart >= start || text[previousLineStart] !== '%') break;
     start = previousLineStart;
   }
   return start;

@@ -44,6 +44,8 @@ export function startServer(connection: Connection, platform: Platform): void {
   const projects = new Map<string, Project>();
   /** What each URI's diagnostics were built from, for code actions. */
   const published = new Map<string, Finding[]>();
+  /** The document version each URI's findings were computed from (null: the file on disk). */
+  const publishedVersion = new Map<string, number | null>();
   /** Files the last audit published diagnostics for (they stay until the next audit). */
   const audited = new Map<string, Set<string>>();
   /** Findings the audit alone can make (contract-no-jobs), per contract URI. */
@@ -142,9 +144,10 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   // ---- publishing -----------------------------------------------------------
 
-  function publish(uri: string, findings: Finding[]): void {
+  function publish(uri: string, findings: Finding[], version: number | null = documents.get(uri)?.version ?? null): void {
     const sorted = sortFindings(findings);
     published.set(uri, sorted);
+    publishedVersion.set(uri, version);
     void connection.sendDiagnostics({ uri, diagnostics: sorted.map(toDiagnostic) });
   }
 
@@ -181,8 +184,9 @@ export function startServer(connection: Connection, platform: Platform): void {
     for (const document of documents.all()) {
       const path = relativePath(project, document.uri);
       if (document.uri === except || path === null || path === project.contract.path || !/\.ya?ml$/i.test(path)) continue;
+      const { version } = document;
       const text = document.getText();
-      publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : []);
+      publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : [], version);
     }
   }
 
@@ -283,9 +287,12 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   connection.onCodeAction(async (params: CodeActionParams): Promise<CodeAction[]> => {
     const findings = published.get(params.textDocument.uri) ?? [];
+    const analysedVersion = publishedVersion.get(params.textDocument.uri);
     const project = await projectForRoot(rootFor(params.textDocument.uri));
     const wanted = params.context.only;
-    const versionOf = (uri: string) => documents.get(uri)?.version ?? null;
+    // The edits carry the version their ranges were computed on: when the document has changed
+    // since (its new analysis still running), the editor refuses them instead of misplacing them.
+    const versionOf = (uri: string) => (uri === params.textDocument.uri && analysedVersion !== undefined ? analysedVersion : documents.get(uri)?.version ?? null);
     if (wanted?.some((kind) => FIX_ALL_KIND.startsWith(kind) || kind === CodeActionKind.SourceFixAll)) {
       const fixAll = fixAllEdit(findings, params.textDocument.uri);
       return fixAll ? [{ title: 'Escape every Flux substitution hazard in this file', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(fixAll, (file) => uriOf(project, file), versionOf) }] : [];
@@ -297,7 +304,7 @@ export function startServer(connection: Connection, platform: Platform): void {
       const diagnostic: Diagnostic | undefined = params.context.diagnostics.find((d) => sameDiagnostic(d, finding));
       if (!diagnostic && !intersects(finding.range, params.range)) continue;
       for (const fix of finding.fixes) {
-        const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), (uri) => documents.get(uri)?.version ?? null);
+        const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), versionOf);
         actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding), edit));
       }
     }

@@ -5,6 +5,7 @@
 // most files from being parsed at all.
 import { basenameOf, dirnameOf, joinRepoPath } from '../paths';
 import { podSpecOf } from '../pods';
+import { parseLabelSelector, Requirement } from './label-selector';
 
 import {
   asMap,
@@ -55,7 +56,8 @@ export interface KustomizationPatch {
   /** Target selectors (kind, name, labelSelector as `k=v` pairs). */
   targetKind: string | null;
   targetName: string | null;
-  targetLabels: Record<string, string> | null;
+  /** Parsed `labelSelector`; null without one (a malformed selector matches nothing). */
+  targetLabels: Requirement[] | null;
   /** The postBuild the patch adds, when it adds one. */
   postBuild: PostBuild | null;
 }
@@ -81,6 +83,9 @@ export interface FluxKustomization {
   force: boolean;
   prune: boolean;
   targetNamespace: string | null;
+  /** `spec.sourceRef`: only a source that is this repository can be followed. */
+  sourceKind: string | null;
+  sourceName: string | null;
 }
 
 export interface KustomizeConfig {
@@ -90,6 +95,8 @@ export interface KustomizeConfig {
   components: Array<{ path: string | null; written: string; span: [number, number] | null }>;
   /** Files listed under patches, patchesStrategicMerge or patchesJson6902. */
   patches: string[];
+  /** Inline `patches` that target Flux Kustomizations (they can add postBuild to them). */
+  kustomizationPatches: KustomizationPatch[];
   namespace: string | null;
 }
 
@@ -219,6 +226,8 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     force: getString(doc, spec, 'force') === 'true',
     prune: getString(doc, spec, 'prune') === 'true',
     targetNamespace: getString(doc, spec, 'targetNamespace'),
+    sourceKind: getString(doc, spec, 'sourceRef', 'kind'),
+    sourceName: getString(doc, spec, 'sourceRef', 'name'),
   };
 }
 
@@ -231,19 +240,11 @@ function kustomizationPatch(parsed: ParsedDocument, file: string, item: unknown)
   return {
     targetKind: getString(doc, target, 'kind'),
     targetName: getString(doc, target, 'name'),
-    targetLabels: labelSelector === null ? null : parseLabelSelector(labelSelector),
+    targetLabels: labelSelector === null ? null : parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }],
     postBuild: patchText.includes('postBuild') ? postBuildOfPatch(patchText, file) : null,
   };
 }
 
-function parseLabelSelector(selector: string): Record<string, string> {
-  const labels: Record<string, string> = {};
-  for (const term of selector.split(',')) {
-    const [key, value] = term.split(/==?/).map((s) => s.trim());
-    if (key) labels[key] = value ?? '';
-  }
-  return labels;
-}
 
 /**
  * The postBuild a patch text adds: a strategic-merge patch (`spec.postBuild`)
@@ -293,7 +294,11 @@ function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAMLMap): K
     (asSeq(doc, findPair(root, key)?.value)?.items ?? [])
       .filter((item) => isScalar(item) && typeof item.value === 'string' && !/^[a-z]+:\/\/|^github\.com\/|^git@/.test(item.value))
       .map((item) => pathRef(parsed, dir, item));
-  return { file, resources: refs('resources'), components: refs('components'), patches: patchFilesOf(parsed, dir), namespace: getString(doc, root, 'namespace') };
+  const kustomizationPatches = (asSeq(doc, findPair(root, 'patches')?.value)?.items ?? [])
+    .filter((item) => getString(doc, item, 'patch') !== null)
+    .map((item) => kustomizationPatch(parsed, file, item))
+    .filter((patch) => patch.postBuild !== null && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
+  return { file, resources: refs('resources'), components: refs('components'), patches: patchFilesOf(parsed, dir), kustomizationPatches, namespace: getString(doc, root, 'namespace') };
 }
 
 const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];

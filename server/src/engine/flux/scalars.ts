@@ -14,19 +14,56 @@ export interface SourceOccurrence {
   value: string;
   valueStart: number;
   valueEnd: number;
+  /** Whether a shell runs this text (container command/args, a `#!` script). */
+  shell: boolean;
 }
 
-/** Calls `visit` for every string scalar (keys included) of a document, in document order. */
-export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number) => void): void {
-  const stack: unknown[] = [parsed.doc.contents];
+/** `-c`, `-ec`, `-xc`, `-euc`: the shell flag after which the next argument is a script. */
+const SHELL_FLAG = /^-[a-z]*c[a-z]*$/;
+
+const SCRIPT_FILE = /\.(sh|bash|zsh|ksh)$/;
+
+function isShellFlag(node: unknown): boolean {
+  return isScalar(node) && typeof node.value === 'string' && SHELL_FLAG.test(node.value);
+}
+
+/**
+ * Calls `visit` for every string scalar (keys included) of a document, in
+ * document order; `shell` tells whether a shell runs the text: a script after
+ * `-c` in a container's `command` or `args` (or all of `args` when the
+ * command ends in `sh -c`), or a script that starts with `#!`. Exec-form
+ * arguments (`--dbnum=${N:=1}`) are not shell: nothing but Flux expands them.
+ */
+export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number, shell: boolean) => void): void {
+  const stack: Array<{ node: unknown; shell: boolean }> = [{ node: parsed.doc.contents, shell: false }];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (isMap(node) || isSeq(node)) {
-      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
+    const { node, shell } = stack.pop()!;
+    if (isMap(node)) {
+      const command = node.items.find((pair) => isScalar(pair.key) && pair.key.value === 'command')?.value;
+      const commandEndsInFlag = isSeq(command) && command.items.length > 0 && isShellFlag(command.items[command.items.length - 1]);
+      for (let i = node.items.length - 1; i >= 0; i--) {
+        const pair = node.items[i];
+        const key = isScalar(pair.key) ? pair.key.value : null;
+        if ((key === 'command' || key === 'args') && isSeq(pair.value)) {
+          const items = pair.value.items;
+          const flag = items.findIndex(isShellFlag);
+          for (let j = items.length - 1; j >= 0; j--) {
+            const script = shell || (flag !== -1 && j > flag) || (key === 'args' && commandEndsInFlag);
+            stack.push({ node: items[j], shell: script });
+          }
+          stack.push({ node: pair.key, shell });
+        } else {
+          // `run.sh: |` in a ConfigMap is a script whatever its first line.
+          const script = shell || (typeof key === 'string' && SCRIPT_FILE.test(key));
+          stack.push({ node: pair.value, shell: script }, { node: pair.key, shell });
+        }
+      }
+    } else if (isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell });
     } else if (isPair(node)) {
-      stack.push(node.value, node.key);
+      stack.push({ node: node.value, shell }, { node: node.key, shell });
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
-      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1]);
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'));
     }
   }
 }
@@ -34,11 +71,11 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: (value: strin
 /** Every substitution occurrence in a document's scalars, in source order. */
 export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] {
   const found: SourceOccurrence[] = [];
-  forEachStringScalar(parsed, (value, start, end) => {
+  forEachStringScalar(parsed, (value, start, end, shell) => {
     if (!value.includes('$')) return;
     const map = offsetMap(parsed.source, start, end, value);
     for (const occurrence of scanSubstitutions(value)) {
-      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end });
+      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell });
     }
   });
   return found.sort((a, b) => a.span[0] - b.span[0]);

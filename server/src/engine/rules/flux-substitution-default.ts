@@ -1,9 +1,12 @@
 /**
  * flux-substitution-default: a default operator (`:-` `:=` `=` `:?` `:+`) on
- * a name the Kustomization does not define: Flux bakes the default in at
- * build time and the shell never sees the variable. Any `:+` or `:?` is also
- * reported: Flux gives them the same meaning as `:-` (not bash's). Fix:
- * escape to `$${`.
+ * a name the Kustomization does not define, in text a shell runs (a
+ * container's command or args, a `#!` script): Flux bakes the default in at
+ * build time and the shell never sees the variable. Elsewhere (a HelmRelease
+ * value, a component's `${VOLSYNC_CAPACITY:=1Gi}`) a Flux default is the
+ * intended use and is not reported; nor is a name an out-of-repository
+ * `substituteFrom` object may define. Any `:+` or `:?` is reported wherever it
+ * is: Flux gives them the meaning of `:-`, not bash's. Fix: escape to `$${`.
  */
 import { FLUX_DEFAULT } from './catalogue';
 import { escapeFix, kustomizationNames, lookup, SubstitutionRule } from './substitution-rule';
@@ -21,7 +24,7 @@ export const fluxSubstitutionDefault: SubstitutionRule = {
     let message: string;
     if (NOT_BASH.has(operator)) {
       message = `Flux reads ${operator} in ${written} as "the value if set, else the argument", not as bash does (${operator === ':+' ? 'bash gives the argument only when the variable is set' : 'bash fails when the variable is unset'}).`;
-    } else if (undefinedIn.length > 0) {
+    } else if (occurrence.shell && undefinedIn.some((builder) => (builder.vars?.unknownSources.length ?? 0) === 0)) {
       message = `${expression.name} is not defined by Kustomization ${kustomizationNames(undefinedIn)}, so Flux replaces ${written} with its default at build time: the shell never sees the variable.`;
     } else return [];
     message += ` If the shell should evaluate it, write $${written}.`;

@@ -15,6 +15,7 @@ export const fluxSubstitutionNeedlessEscape: SubstitutionRule = {
   check(occurrence, context) {
     const escape = occurrence.occurrence;
     if (escape.kind !== 'escape' || !MEANT_AS_ESCAPE.test(escape.next)) return [];
+    if (!occurrence.shell) return []; // only a shell reads $$ as its PID
     const previous = context.occurrences[context.index - 1];
     if (previous && previous.occurrence.kind === 'escape' && previous.span[1] === occurrence.span[0]) return [];
     const message = `Kustomization ${kustomizationNames(context.plain)} builds this file without postBuild, so nothing turns $$ into $: the shell sees $$ (its PID) followed by "${escape.next}". Write a single $.`;

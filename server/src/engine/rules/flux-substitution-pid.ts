@@ -14,6 +14,7 @@ export const fluxSubstitutionPid: SubstitutionRule = {
   check(occurrence, context) {
     const escape = occurrence.occurrence;
     if (escape.kind !== 'escape' || STARTS_SOMETHING.test(escape.next)) return [];
+    if (!occurrence.shell) return []; // only a shell reads $$ as its PID
     // In a run of `$$` pairs only the last one meets the next character; an
     // even run (`$$$$`) already arrives as `$$`, the PID.
     let run = 1;

@@ -1,0 +1,120 @@
+// Real repositories: every folder of ../shared/corpus/ (YAML of public Flux
+// GitOps repositories, kept next to the project) audited by the CLI with
+// `--format json`. No crash, exit 0 or 1 (never 2), every file the YAML
+// parser rejects reported as yaml-syntax (and no yaml-syntax on a file it
+// accepts), no unknown rule, every position inside its file. Prints one
+// summary line per repository.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/repo-fs';
+import { RULE_IDS } from '../server/src/engine/rules';
+import { LspText, rangeOffsets } from './helpers/arbitraries';
+
+const ROOT = join(__dirname, '..', '..');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+interface JsonFinding {
+  rule: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  job: string | null;
+  message: string;
+}
+
+function run(dir: string): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'audit', dir, '--format', 'json'], { maxBuffer: 1 << 30, timeout: 300_000 }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
+    });
+  });
+}
+
+/** Every YAML file of a repository, as the audit lists them (no .git, no node_modules, no symlinks: the corpus has none). */
+function yamlFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return entry.name === '.git' || entry.name === 'node_modules' ? [] : yamlFiles(dir, path);
+    return entry.isFile() && /\.ya?ml$/i.test(entry.name) ? [path] : [];
+  });
+}
+
+/** A file in the templates/ folder of a Helm chart (next to a Chart.yaml): skipped quietly by design. */
+function isChartTemplate(dir: string, path: string): boolean {
+  const parts = path.split('/');
+  for (let i = parts.length - 2; i >= 0; i--) {
+    if (parts[i] === 'templates' && existsSync(join(dir, ...parts.slice(0, i), 'Chart.yaml'))) return true;
+  }
+  return false;
+}
+
+/** Whether the yaml package (on its own, the whole file at once) rejects the file, or it is no text. */
+function unparsable(bytes: Buffer): boolean {
+  const read = decodeFile(bytes, Number.MAX_SAFE_INTEGER);
+  if (read.kind !== 'text') return true;
+  const docs = parseAllDocuments(read.text);
+  return Array.isArray(docs) && docs.some((doc) => doc.errors.length > 0);
+}
+
+test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax exactly where YAML fails, positions inside', async (t) => {
+  if (!existsSync(CORPUS)) {
+    const message = `CORPUS MISSING: ${CORPUS} does not exist, so no real repository was audited. Put the shared corpus next to the repository to run this test.`;
+    console.warn(`\n!!! ${message}\n`);
+    t.skip(message);
+    return;
+  }
+  const repos = readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory()).sort();
+  assert.ok(repos.length > 0, `no repository in ${CORPUS}`);
+  // Two at a time: the machine has two cores.
+  const results = new Map<string, Awaited<ReturnType<typeof run>>>();
+  const queue = [...repos];
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let repo = queue.shift(); repo !== undefined; repo = queue.shift()) results.set(repo, await run(join(CORPUS, repo)));
+    }),
+  );
+  const problems: string[] = [];
+  for (const repo of repos) {
+    const dir = join(CORPUS, repo);
+    const { status, stdout, stderr } = results.get(repo)!;
+    if (status !== 0 && status !== 1) {
+      problems.push(`${repo}: exit ${status}: ${stderr.slice(0, 500)}`);
+      continue;
+    }
+    const report = JSON.parse(stdout) as { summary: { files: number; jobs: number; errors: number; warnings: number }; findings: JsonFinding[] };
+    const counts = new Map<string, number>();
+    const texts = new Map<string, LspText>();
+    for (const f of report.findings) {
+      counts.set(f.rule, (counts.get(f.rule) ?? 0) + 1);
+      if (!RULE_IDS.has(f.rule)) problems.push(`${repo}: unknown rule ${f.rule} (${f.file}:${f.line})`);
+      if (!texts.has(f.file)) {
+        const path = join(dir, f.file);
+        const read = existsSync(path) ? decodeFile(readFileSync(path), Number.MAX_SAFE_INTEGER) : null;
+        texts.set(f.file, new LspText(read?.kind === 'text' ? read.text : ''));
+      }
+      const where = rangeOffsets(texts.get(f.file)!, { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } });
+      if (typeof where === 'string') problems.push(`${repo}: ${f.rule} ${f.file}:${f.line}:${f.column}: ${where}`);
+    }
+    // yaml-syntax exactly on the files YAML rejects (chart templates and over-size files aside).
+    const syntax = new Set(report.findings.filter((f) => f.rule === 'yaml-syntax').map((f) => f.file));
+    for (const file of yamlFiles(dir)) {
+      const bytes = readFileSync(join(dir, file));
+      if (bytes.length > DEFAULT_MAX_FILE_SIZE || isChartTemplate(dir, file)) continue;
+      const bad = unparsable(bytes);
+      if (bad && !syntax.has(file)) problems.push(`${repo}: ${file} does not parse but has no yaml-syntax finding`);
+      if (!bad && syntax.has(file)) problems.push(`${repo}: ${file} parses but has a yaml-syntax finding`);
+    }
+    const rules = [...counts].sort().map(([rule, n]) => `${rule}=${n}`).join(' ');
+    console.log(`corpus ${repo}: exit ${status}, ${report.summary.jobs} Job(s) in ${report.summary.files} file(s), ${report.summary.errors} error(s), ${report.summary.warnings} warning(s); ${rules || 'no finding'}`);
+  }
+  assert.deepEqual(problems, []);
+});
