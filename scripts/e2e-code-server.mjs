@@ -10,7 +10,8 @@
 //     --installed   install the packaged .vsix into a fresh extensions dir with
 //                   `code-server --install-extension` and test that instead of the
 //                   project folder: the development extension is an empty stub
-//                   (test/e2e/installed-stub), the workbench loads the installed copy (built by scripts/package.mjs into the run dir unless
+//                   (test/e2e/installed-stub), the workbench loads the installed copy
+//                   (built by scripts/package.mjs into the run dir unless
 //                   --installed=<file.vsix> names one)
 //     --docs-images copy the hover and quick-fix screenshots into docs/images/
 // env: CS_ENV (scripts/setup-code-server.sh's folder), CHROMIUM_PATH, RUN_TIMEOUT_S (300),

@@ -175,8 +175,8 @@ export class FluxGraph {
     }
     const exists = path.path !== null && this.dirs.has(path.path) && (ours || path.path !== '');
     if (path.climbs) {
-      const what = exists ? `Flux clamps it to the root and builds "./${path.path}"` : `and "./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
-      report(kustomization.pathSpan, `spec.path ${JSON.stringify(kustomization.pathAsWritten)} of Kustomization "${kustomization.name}" climbs above the repository root; ${what}.`);
+      const what = exists ? `Flux clamps it to the root and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
+      report(kustomization.pathSpan, `spec.path ${JSON.stringify(kustomization.pathAsWritten)} of Kustomization "${kustomization.name}" points outside the repository (above its root); ${what}.`);
       if (!exists) return out;
     } else if (!exists) {
       report(kustomization.pathSpan, `spec.path ${JSON.stringify(kustomization.pathAsWritten)} of Kustomization "${kustomization.name}" does not exist in the repository: the Kustomization fails to build.`);
