@@ -47,7 +47,7 @@ export const Requests = {
   previewSubstitution: 'fluxJobGuard/previewSubstitution',
   /** server → client (browser build): list files of a folder. */
   listFiles: 'fluxJobGuard/listFiles',
-  /** server → client (browser build): read one file's bytes (base64) or null. */
+  /** server → client (browser build): one file's bytes as `{ base64 }`, `{ size }` when over the size limit, or null (see browser/protocol.ts). */
   readFile: 'fluxJobGuard/readFile',
 } as const;
 
