@@ -141,6 +141,25 @@ export class BenchLspClient {
     return this.connection.sendRequest(method, params) as Promise<R>;
   }
 
+  /**
+   * Waits until the server has used no CPU for `quietMs` (from /proc/PID/stat),
+   * so that a measurement or a baseline sample never overlaps work left over
+   * from the previous step. Gives up quietly after `timeoutMs`.
+   */
+  async waitIdle(quietMs = 60, timeoutMs = 10_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    let last = cpuTicks(this.pid);
+    let quietSince = performance.now();
+    while (performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      const now = cpuTicks(this.pid);
+      if (now !== last) {
+        last = now;
+        quietSince = performance.now();
+      } else if (performance.now() - quietSince >= quietMs) return;
+    }
+  }
+
   /** VmRSS and VmHWM of the server process, in bytes. */
   memory(): { rss: number; hwm: number } {
     return readProcMemory(this.pid);
@@ -158,6 +177,17 @@ export class BenchLspClient {
     await this.exited;
     clearTimeout(timer);
     this.connection.dispose();
+  }
+}
+
+/** utime + stime of a process, in clock ticks (-1 when it is gone). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return -1;
   }
 }
 

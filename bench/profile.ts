@@ -3,6 +3,7 @@
 //   node out/bench/profile.js [lsp] [audit] [server-audit] [--top=N]
 //     lsp           the server: open + 5 one-character edits of each edit/open input
 //     edit          the server: open + 40 one-character edits of each (mostly the edit path)
+//                   (--file=TEXT keeps only the inputs whose name contains TEXT, e.g. --file=jobs-2000)
 //     audit         the CLI audit of the generated repository
 //     server-audit  the server: initialize on the generated repository, open a Job, fluxJobGuard/audit
 //     server-heap   the same with --heap-prof: what is still allocated when the server exits
@@ -49,7 +50,9 @@ interface CpuProfile {
 
 async function profileLsp(dir: string, edits: number): Promise<void> {
   const generated = ensureGenerated(repoRoot);
-  const inputs = [generated.jobsFile, ...(existsSync(SHARED_BENCH) ? readdirSync(SHARED_BENCH).filter((f) => f.endsWith('.yaml')).map((f) => join(SHARED_BENCH, f)) : [])];
+  const only = argv.find((a) => a.startsWith('--file='))?.slice('--file='.length);
+  const all = [generated.jobsFile, ...(existsSync(SHARED_BENCH) ? readdirSync(SHARED_BENCH).filter((f) => f.endsWith('.yaml')).map((f) => join(SHARED_BENCH, f)) : [])];
+  const inputs = only ? all.filter((path) => basename(path).includes(only)) : all;
   const workspace = join(generated.dir, 'lsp-workspace');
   mkdirSync(workspace, { recursive: true });
   const client = new BenchLspClient({ nodeArgs: PROFILE_ARGS(dir), script: CLI, args: ['lsp', '--stdio'], configuration: () => ({}) });
@@ -246,7 +249,7 @@ async function main(): Promise<void> {
     CLI = snapshotBundle(BUILT_CLI, join(dir, 'bin'));
     process.stderr.write(`profiling ${scenario} ...\n`);
     if (scenario === 'lsp') await profileLsp(dir, 5);
-    else if (scenario === 'edit') await profileLsp(dir, 40);
+    else if (scenario === 'edit') await profileLsp(dir, Number(argv.find((a) => a.startsWith('--edits='))?.slice(8) ?? 40));
     else if (scenario === 'audit') profileAudit(dir);
     else if (scenario === 'server-audit') await profileServerAudit(dir);
     else if (scenario === 'server-heap') await profileServerAudit(dir, true);

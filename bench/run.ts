@@ -19,8 +19,6 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parseAllDocuments } from 'yaml';
 import { ensureGenerated, Generated } from './generate';
 import { BenchLspClient, fileUri, Position, readProcMemory, snapshotBundle } from './lsp-client';
@@ -35,9 +33,6 @@ const YAML_LS = join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'y
 const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
 /** yaml-language-server waits this long after every open/change before it validates (yamlSettings.validationDelayMs, not configurable). */
 const YAML_LS_VALIDATION_DELAY_MS = 200;
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 // ---- options ------------------------------------------------------------------
 
@@ -90,9 +85,12 @@ interface EditInput {
   parseSamples: number[];
 }
 
-/** One timed parseAllDocuments of `text`, after a full GC. */
+/**
+ * One timed parseAllDocuments of `text`. (No forced GC first: right after a
+ * full GC V8 shrinks the young generation and the parse runs ~40% slower,
+ * which would flatter every ratio.)
+ */
 function parseOnce(text: string): number {
-  gc();
   const started = performance.now();
   parseAllDocuments(text);
   return performance.now() - started;
@@ -238,12 +236,16 @@ async function measureFile(client: BenchLspClient, workspace: string, input: Edi
   const open: number[] = [];
   for (let k = 0; k <= OPEN_REPS; k++) {
     const uri = fileUri(join(workspace, `open-${k}-${input.name}`));
+    await client.waitIdle();
     const published = client.nextPublish(uri);
     const sent = client.open(uri, openVariant(input.text, k));
     const { time } = await published;
     if (k > 0) open.push(time - sent); // k = 0 warms up
     client.close(uri);
-    if (k > 0 && sampleParse) input.parseSamples.push(parseOnce(input.text));
+    if (k > 0 && sampleParse) {
+      await client.waitIdle();
+      input.parseSamples.push(parseOnce(input.text));
+    }
   }
 
   const uri = fileUri(join(workspace, input.name));
@@ -258,12 +260,16 @@ async function measureFile(client: BenchLspClient, workspace: string, input: Edi
     const hasFinding = (diagnostics: { code?: string | number; range: { start: Position } }[]) =>
       diagnostics.some((d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line);
     const accept = plan.kind === 'neutral' || client.options.script === YAML_LS ? () => true : toggled ? hasFinding : (d: Parameters<typeof hasFinding>[0]) => !hasFinding(d);
-    const published = client.nextPublish(uri, accept);
     const range = { start: plan.position, end: { line: plan.position.line, character: plan.position.character + 1 } };
+    await client.waitIdle(); // and only then listen: a late publish of the previous version must not count
+    const published = client.nextPublish(uri, accept);
     const sent = client.change(uri, range, toggled ? plan.replacement : plan.original);
     const { time } = await published;
     if (k > 0) edit.push(time - sent);
-    if (k > 0 && sampleParse) input.parseSamples.push(parseOnce(input.text));
+    if (k > 0 && sampleParse) {
+      await client.waitIdle();
+      input.parseSamples.push(parseOnce(input.text));
+    }
   }
   client.close(uri);
   return { open, edit, editKind: client.options.script === YAML_LS ? 'neutral' : plan.kind };
@@ -282,6 +288,7 @@ async function lspFigures(generated: Generated, parts: Set<Part>): Promise<void>
     const label = `${short} (${sizeLabel(input.text)})`;
     const mine = ours.get(input.name)!;
     const theirs = peer?.get(input.name);
+    if (input.parseSamples.length === 0) for (let k = 0; k < 5; k++) input.parseSamples.push(parseOnce(input.text)); // our server failed on it
     const baseline = { name: 'parse', value: median(input.parseSamples) };
     for (const what of ['edit', 'open'] as const) {
       if (!parts.has(what)) continue;

@@ -11,7 +11,8 @@ import { analyzeFile } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { globMatcher, globToRegExp, matchesAny } from '../server/src/engine/glob';
 import { LineIndex } from '../server/src/engine/text';
-import { documentBoundaries } from '../server/src/engine/yaml-docs';
+import { documentBoundaries, parseYamlFile } from '../server/src/engine/yaml-docs';
+import { parseAllDocuments } from 'yaml';
 import type { Finding } from '../server/src/engine/types';
 import { Analyzer, applyLspEdits, auditAnalyzer, checkWorld, CONTRACT, fileAnalyzer, manifestArb, properties, RunStats, World } from './helpers/arbitraries';
 
@@ -177,4 +178,29 @@ test('regression (found by the fuzzer): a file opening with a blank line, then a
   assert.deepEqual(documentBoundaries(text), [0, 1, 23]);
   assert.deepEqual(analyzeFile({ file: 'x.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings.map((f) => f.rule), ['ttl-missing']);
   assert.deepEqual(documentBoundaries('\n%A\n%B\n---\na: 1\n'), [0, 1]);
+});
+
+test('duplicate keys are found in one pass, exactly where the parser would report them', () => {
+  const key = fc.constantFrom('a', 'b', '"a"', "'b'", '1', '"1"', '0x1', 'true', 'True', '~', 'null', '[a]', '{a: 1}', '&k a', '*k', '!!str 1', '? c\n ');
+  const mapping = fc.array(fc.tuple(key, fc.constantFrom('1', '{a: 1, a: 2}', '[x]', '', '"v"')), { minLength: 1, maxLength: 5 });
+  fc.assert(
+    fc.property(mapping, fc.boolean(), (pairs, flow) => {
+      const text = flow ? `{${pairs.map(([k, v]) => `${k.trim()}: ${v || 'null'}`).join(', ')}}\n` : pairs.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n';
+      const reference = parseAllDocuments(text).flatMap((doc) => doc.errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => e.pos[0]));
+      const ours = parseYamlFile(text).flatMap((doc) => doc.errors.filter((e) => e.message === 'Map keys must be unique').map((e) => e.start));
+      if (parseAllDocuments(text).some((doc) => doc.errors.some((e) => e.code !== 'DUPLICATE_KEY'))) return; // other errors change what the parser checks
+      ours.sort((a, b) => a - b);
+      reference.sort((a, b) => a - b);
+      assert.equal(ours.length, reference.length, JSON.stringify(text));
+      // The parser may point at the whitespace before the key; ours points at the key itself.
+      ours.forEach((at, i) => assert.equal(text.slice(Math.min(at, reference[i]), Math.max(at, reference[i])).trim(), '', JSON.stringify(text)));
+    }),
+    { numRuns: 2000, seed: SEED },
+  );
+});
+
+test('a 130,000-key ConfigMap (5 MB) is analysed in one pass (the parser\'s own duplicate check was quadratic)', () => {
+  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n' + Array.from({ length: 130_000 }, (_, i) => `  k${i}: "${'v'.repeat(25)}"`).join('\n') + '\n  k7: again\n';
+  const findings = analyzeFile({ file: 'big.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings;
+  assert.deepEqual(findings.map((f) => [f.rule, f.range.start.line]), [['yaml-syntax', 130_005]], 'the duplicate key at the end is still found');
 });

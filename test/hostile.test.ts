@@ -362,6 +362,21 @@ describe('hostile contracts', () => {
   });
 });
 
+test('130,000 findings in one file (a substituted ConfigMap): reported, no stack overflow', () => {
+  // push(...findings) overflowed the stack past about 120,000 items: the CLI died with a RangeError.
+  const work = mkdtempSync(join(tmpdir(), 'fjg-many-'));
+  try {
+    writeFileSync(join(work, 'flux.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: all\nspec:\n  interval: 10m\n  path: ./\n  sourceRef:\n    kind: GitRepository\n    name: x\n  postBuild:\n    substitute:\n      APP: x\n');
+    writeFileSync(join(work, 'many.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: many\ndata:\n' + Array.from({ length: 130_000 }, (_, i) => `  k${i}: \${V${i}}`).join('\n') + '\n');
+    writeFileSync(join(work, 'job.yaml'), JOB('many-job'));
+    const report = auditJson(work);
+    assert.equal(report.findings.filter((f) => f.file === 'many.yaml' && f.rule === 'flux-substitution-undefined').length, 130_000);
+    assert.deepEqual(report.findings.filter((f) => f.file === 'job.yaml').map((f) => f.rule), ['ttl-missing'], 'the other file is still checked');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
 describe('security: paths that leave the repository are findings and are never read', () => {
   let work: string;
   let repo: string;

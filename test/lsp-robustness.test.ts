@@ -279,3 +279,21 @@ test('10,000 edits in one session: the server answers throughout and its memory 
     assert.deepEqual(missing.range.start, { line: 4, character: 0 }, 'the last text, analysed correctly');
   });
 });
+
+test('an open document over maxFileSize: one file-skipped finding instead of a parse at every keystroke', async () => {
+  const huge = JOB('huge') + `# ${'x'.repeat(98)}\n`.repeat(2000); // 200 KB
+  const root = repoWith({ 'huge.yaml': huge });
+  await session(
+    root,
+    async (client) => {
+      const uri = fileUri(join(root, 'huge.yaml'));
+      client.open(uri, huge);
+      const [skipped] = await client.waitForDiagnostics(uri, (d) => d.length > 0);
+      assert.equal(skipped.code, 'file-skipped');
+      assert.match(messageOf(skipped), /more than the size limit of 100000 bytes/);
+      client.change(uri, JOB('small'));
+      await client.waitForDiagnostics(uri, (d) => nameIn(d) === 'small');
+    },
+    { maxFileSize: 100_000 },
+  );
+});

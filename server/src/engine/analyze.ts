@@ -57,13 +57,13 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
       findings.push(makeFinding(YAML_SYNTAX, input.file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null));
       continue;
     }
-    if (input.flux) findings.push(...substitutionFindings(parsed, input.flux, (meta, span, message, fixes, severity) => {
+    if (input.flux) pushAll(findings, substitutionFindings(parsed, input.flux, (meta, span, message, fixes, severity) => {
       const made = makeFinding(meta, input.file, lines, span, message, null, fixes);
       return severity ? { ...made, severity } : made;
     }, (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
     if (input.role !== 'resource') continue;
     const documentContext = documentRuleContext(input, lines);
-    for (const rule of DOCUMENT_RULES) findings.push(...rule.check(parsed, documentContext));
+    for (const rule of DOCUMENT_RULES) pushAll(findings, rule.check(parsed, documentContext));
     if (!isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
     jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
@@ -71,6 +71,11 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
     for (const rule of JOB_RULES) findings.push(...rule.check(job, context));
   }
   return { findings, jobs };
+}
+
+/** `target.push(...items)` for any length: spreading 120,000 findings into push() overflows the stack. */
+export function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 export function makeFinding(meta: RuleMeta, file: string, lines: LineIndex, span: [number, number], message: string, job: string | null, fixes?: Fix[]): Finding {

@@ -1,8 +1,11 @@
 // The whole-repository audit: the same per-file analysis the editor runs,
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
-import { FileAnalysis, JobRecord, makeFinding, coverageOf } from './analyze';
-import { analyzeInRepo, HeadReader, mayHoldJob } from './repo-analysis';
+import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
+import { analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
+import { analyzeFile } from './analyze';
+import { extractFacts, mayHoldFacts } from './flux/facts';
+import { parseYamlFile } from './yaml-docs';
 import { checkContractEntries, checkExternalAccounts, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
 import type { Contract, Settings } from './contract/model';
@@ -100,40 +103,70 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
   return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
 }
 
+/**
+ * What a file's text needs beyond a YAML syntax check: a Job, a `$`, a pod
+ * hand-off or identity, a template. A file with none of these can only give
+ * `yaml-syntax` findings, so the audit parses it once and never re-reads it.
+ */
+export const MAY_NEED_RULES = /\bJob\b|\$|\/tmp\/|serviceAccount|\{\{/;
+
 export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
   const { contract, findings: contractFindings } = await readContract(fs, options);
   const files = (await fs.listFiles()).sort();
-  const texts = new Map<string, ReadResult>();
-  const index = await buildRepoIndex(fs, files, texts);
   const findings: Finding[] = [...contractFindings];
   const analyses = new Map<string, FileAnalysis | null>();
+  const index = new RepoIndex();
+  index.setFiles(files);
 
-  const analyzePath = async (path: string): Promise<FileAnalysis | null> => {
-    if (analyses.has(path)) return analyses.get(path)!;
-    const read = texts.get(path) ?? (await fs.read(path));
-    texts.delete(path); // analysed once; let the text go
-    let analysis: FileAnalysis | null = null;
-    if (read.kind === 'text') {
-      const headText = options.head && mayHoldJob(read.text) ? await options.head(path) : undefined;
-      analysis = analyzeInRepo(index, contract, path, read.text, undefined, headText);
+  // Pass 1: every file is read and parsed once, for the index (facts) and its syntax. Files
+  // that can need more than a syntax check wait, as text, for the graph the others complete.
+  const waiting = new Map<string, string>();
+  for (const path of files.filter(mayBeIndexed)) {
+    const audited = isAudited(contract, path);
+    const read = await fs.read(path);
+    if (read.kind !== 'text') {
+      if (audited && read.kind === 'skipped') analyses.set(path, { findings: [skippedFinding(path, read)], jobs: [] });
+      continue;
     }
-    else if (read.kind === 'skipped') analysis = { findings: [skippedFinding(path, read)], jobs: [] };
-    analyses.set(path, analysis);
-    return analysis;
-  };
-
-  for (const path of files.filter((file) => isAudited(contract, file))) {
-    findings.push(...(await analyzePath(path))!.findings);
+    const holdsFacts = mayHoldFacts(path, read.text);
+    const needsRules = audited && MAY_NEED_RULES.test(read.text);
+    const documents = holdsFacts || (audited && !needsRules) ? parseYamlFile(read.text) : undefined;
+    index.update(path, read.text, holdsFacts ? extractFacts(path, read.text, documents) : null);
+    if (needsRules) waiting.set(path, read.text);
+    else if (audited) analyses.set(path, analyzeFile({ file: path, text: read.text, role: 'resource', contract }, documents));
   }
+
+  // Pass 2: with the graph complete, the files that need rules, and graph problems where they live.
+  const analyzeText = async (path: string, text: string) => {
+    const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
+    return analyzeInRepo(index, contract, path, text, undefined, headText);
+  };
+  const syntaxOnly = new Set([...analyses.keys()]);
+  for (const [path, text] of waiting) {
+    analyses.set(path, await analyzeText(path, text)); // graph problems included
+    waiting.delete(path); // let the text go
+  }
+  for (const path of new Set(index.fluxGraph().problems.map((problem) => problem.file))) {
+    const analysis = analyses.get(path);
+    const read = analysis && syntaxOnly.has(path) ? await fs.read(path) : null;
+    if (analysis && read?.kind === 'text') analyses.set(path, withGraphProblems(index, path, read.text, analysis));
+  }
+  for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, { findings: [], jobs: [] });
+  for (const analysis of analyses.values()) if (analysis) pushAll(findings, analysis.findings);
+
   // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
   const jobsIn = new Map<string, FileJobs>();
   for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
     if (jobsIn.has(entry.file)) continue;
-    const analysis = await analyzePath(entry.file);
+    let analysis = analyses.get(entry.file);
+    if (analysis === undefined) {
+      const read = await fs.read(entry.file);
+      analysis = read.kind === 'text' ? await analyzeText(entry.file, read.text) : read.kind === 'skipped' ? { findings: [], jobs: [] } : null;
+    }
     jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
   }
-  findings.push(...checkContractEntries(contract, (file) => jobsIn.get(file)!));
-  findings.push(...checkExternalAccounts(contract, index));
+  pushAll(findings, checkContractEntries(contract, (file) => jobsIn.get(file)!));
+  pushAll(findings, checkExternalAccounts(contract, index));
 
   const audited = [...analyses.entries()].filter(([path, analysis]) => analysis && isAudited(contract, path));
   const summary = summarize(contract, audited.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));

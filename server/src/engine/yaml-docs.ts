@@ -44,7 +44,9 @@ function directivesStart(text: string, markerOffset: number): number {
   return start;
 }
 
-const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: false } as const;
+// uniqueKeys: the parser compares each key with every earlier key of its mapping, so a 5 MB
+// ConfigMap (130,000 keys) took minutes; duplicateKeys() finds the same keys in one pass.
+const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: false, uniqueKeys: false } as const;
 
 /** Parses one chunk of a file; a chunk may still hold several documents after `...`. */
 export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
@@ -69,15 +71,49 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
       end,
       doc,
       source: text,
-      errors: doc.errors.map((error) => ({
-        // A parser error may point just past its chunk; keep it inside, so a document
-        // analysed alone (as the editor's cache does) reports the very same range.
-        start: Math.min(start + error.pos[0], end),
-        end: Math.min(start + Math.max(error.pos[1], error.pos[0]), end),
-        message: error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
-      })),
+      errors: [
+        ...doc.errors.map((error) => ({
+          // A parser error may point just past its chunk; keep it inside, so a document
+          // analysed alone (as the editor's cache does) reports the very same range.
+          start: Math.min(start + error.pos[0], end),
+          end: Math.min(start + Math.max(error.pos[1], error.pos[0]), end),
+          message: error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
+        })),
+        ...duplicateKeys(doc).map(([keyStart, keyEnd]) => ({ start: start + keyStart, end: start + keyEnd, message: DUPLICATE_KEY })),
+      ].sort((a, b) => a.start - b.start),
     };
   });
+}
+
+/** The parser's own message for a key written twice (its DUPLICATE_KEY error). */
+const DUPLICATE_KEY = 'Map keys must be unique';
+
+/**
+ * [start, end) of every key that repeats an earlier key of its mapping, as the parser's uniqueKeys
+ * check reports them (scalar keys equal by value; other keys only when they are the same node),
+ * in one pass over the document with a Set per mapping. Aliases are not followed.
+ */
+function duplicateKeys(doc: Document.Parsed): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = pair.key as Node | null;
+        const identity = isScalar(key) ? `s:${typeof key.value}:${String(key.value)}` : key;
+        if (seen.has(identity) && key?.range) found.push([key.range[0], key.range[1]]);
+        seen.add(identity);
+        stack.push(pair.key, pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    } else if (isPair(node)) {
+      stack.push(node.key, node.value);
+    }
+  }
+  return found;
 }
 
 /** A document too deeply nested to parse: no tree, one error where the nesting gets deep. */

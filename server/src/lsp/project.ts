@@ -81,6 +81,12 @@ export class Project {
   /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
   analyze(path: string, text: string, headText?: string | null): Finding[] {
     if (path === this.contract.path) return [];
+    // Like a file on disk, an open document over the size limit is skipped, not parsed again at
+    // every keystroke (a 40 MB mapping would hold the server for many seconds each time).
+    const size = text.length > this.settings.maxFileSize / 3 ? utf8Length(text) : 0;
+    if (size > this.settings.maxFileSize) {
+      return this.skipped(path, { kind: 'skipped', reason: `the file is ${size} bytes, more than the size limit of ${this.settings.maxFileSize} bytes`, notYaml: false });
+    }
     const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : this.rawAnalysis(path, text, undefined, headText);
     return this.present(analysis.findings);
   }
@@ -185,4 +191,19 @@ export class Project {
   private present(findings: Finding[]): Finding[] {
     return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax');
   }
+}
+
+/** UTF-8 length of a text without encoding it (a lone surrogate counts as the 3 bytes of U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -4,7 +4,7 @@
 import { LineIndex, lineEnding } from '../text';
 import type { FileEdit } from '../types';
 import { appendListEntry, yamlString } from '../yaml-edit';
-import { asMap, parseYamlFile } from '../yaml-docs';
+import { asMap, parseYamlFile, ParsedDocument } from '../yaml-docs';
 import { relativePath } from '../paths';
 import { Contract, contractDir, TtlListName } from './model';
 
@@ -27,8 +27,8 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
     const body = ['ttl:', `  ${list}:`, ...itemLines.map((line, i) => `    ${i === 0 ? '- ' : '  '}${line}`)].join('\n');
     return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
   }
-  const [parsed] = parseYamlFile(contract.text);
-  if (parsed && parsed.errors.length > 0) return null;
+  const parsed = loadedDocument(contract);
+  if (parsed === null) return null;
   const root = parsed ? asMap(parsed.doc, parsed.doc.contents) : null;
   if (parsed && parsed.doc.contents !== null && !root) return null;
   const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, ['ttl', list], itemLines);
@@ -40,20 +40,32 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
 
 /** Appends an entry (unindented `itemLines`) to the list at `path` of the contract, creating the file or keys as needed. */
 export function contractListEdit(contract: Contract, path: string[], itemLines: string[]): FileEdit | null {
+  if (contract.unreadable) return null;
   if (!contract.exists) {
     const lines = path.map((key, i) => `${'  '.repeat(i)}${key}:`);
     const indent = '  '.repeat(path.length);
     const body = [...lines, ...itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`)].join('\n');
     return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
   }
-  const [parsed] = parseYamlFile(contract.text);
-  if (parsed && parsed.errors.length > 0) return null;
+  const parsed = loadedDocument(contract);
+  if (parsed === null) return null;
   const root = parsed ? asMap(parsed.doc, parsed.doc.contents) : null;
   if (parsed && parsed.doc.contents !== null && !root) return null;
   const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, path, itemLines);
   if (!edit) return null;
   const lines = new LineIndex(contract.text);
   return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };
+}
+
+/**
+ * The document the contract loader reads (the first that is not empty), undefined when there is
+ * none; null when an edit cannot take effect: a YAML error anywhere voids every entry, so an
+ * entry added anyway would change nothing (and a second document would get a second `ttl:`).
+ */
+function loadedDocument(contract: Contract): ParsedDocument | undefined | null {
+  const docs = parseYamlFile(contract.text);
+  if (docs.some((doc) => doc.errors.length > 0)) return null;
+  return docs.find((doc) => doc.doc.contents !== null);
 }
 
 function zeroRange() {

@@ -71,8 +71,8 @@ export class FluxGraph {
       }
     }
     for (const fileFacts of facts.values()) {
-      this.kustomizations.push(...fileFacts.kustomizations);
-      this.sources.push(...fileFacts.variableSources);
+      for (const kustomization of fileFacts.kustomizations) this.kustomizations.push(kustomization);
+      for (const source of fileFacts.variableSources) this.sources.push(source);
       if (fileFacts.kustomize) {
         const dir = dirnameOf(fileFacts.kustomize.file);
         const existing = this.configs.get(dir);
