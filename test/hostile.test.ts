@@ -377,6 +377,24 @@ test('130,000 findings in one file (a substituted ConfigMap): reported, no stack
   }
 });
 
+test('a Flux patch target name that makes a backtracking RegExp explode: the audit ends', async () => {
+  // kustomize matches target names with RE2 (linear); as a JS RegExp, `(a|aa)+$b` against a
+  // 50-letter Kustomization name ran for hours.
+  const work = mkdtempSync(join(tmpdir(), 'fjg-redos-'));
+  try {
+    const ks = (name: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n${extra}`;
+    const patch = '  patches:\n    - patch: |-\n        apiVersion: kustomize.toolkit.fluxcd.io/v1\n        kind: Kustomization\n        metadata:\n          name: not-used\n        spec:\n          postBuild:\n            substitute:\n              X: y\n      target:\n        kind: Kustomization\n        name: "(a|aa)+$b"\n';
+    mkdirSync(join(work, 'apps'));
+    writeFileSync(join(work, 'parent.yaml'), ks('parent', patch));
+    writeFileSync(join(work, 'apps', 'child.yaml'), ks('a'.repeat(50)));
+    writeFileSync(join(work, 'apps', 'job.yaml'), JOB('redos'));
+    const result = await audit(new NodeRepoFs(work));
+    assert.deepEqual(result.findings.filter((f) => f.file === 'apps/job.yaml').map((f) => f.rule), ['ttl-missing']);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
 describe('security: paths that leave the repository are findings and are never read', () => {
   let work: string;
   let repo: string;

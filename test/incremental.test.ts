@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { analyzeFile, FileInput } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { IncrementalAnalyzer, IncrementalFacts } from '../server/src/engine/incremental';
+import { chunksOf, DocumentSession, IncrementalAnalyzer, rechunk } from '../server/src/engine/incremental';
 import { extractFacts } from '../server/src/engine/flux/facts';
 import type { ParsedDocument } from '../server/src/engine/yaml-docs';
 import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
@@ -59,12 +59,46 @@ test('splitting at --- gives the same findings as parsing the whole text at once
 
 test('incremental facts equal facts of the whole text, after edits', () => {
   const kustomization = (name: string, line: string) => `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
-  const facts = new IncrementalFacts();
+  const session = new DocumentSession('flux/ks.yaml');
   let text = kustomization('a', 'A: "1"') + 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: y\n' + kustomization('b', 'B: "2"');
   for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: y', 'X: y\n  Z: w'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {
     text = edit(text);
-    assert.deepEqual(JSON.parse(JSON.stringify(facts.extract('flux/ks.yaml', text), mapsAsArrays)), JSON.parse(JSON.stringify(extractFacts('flux/ks.yaml', text), mapsAsArrays)));
+    session.update(text);
+    assert.deepEqual(JSON.parse(JSON.stringify(session.extractFacts(), mapsAsArrays)), JSON.parse(JSON.stringify(extractFacts('flux/ks.yaml', text), mapsAsArrays)));
   }
+});
+
+test('rechunk after random edits gives the chunks (keys, offsets, lines) of a fresh split', () => {
+  fc.assert(
+    fc.property(manifestArb, fc.array(mutationArb, { minLength: 1, maxLength: 8 }), (original, mutations) => {
+      let text = original;
+      let chunks = chunksOf(text);
+      for (const mutation of mutations) {
+        const next = applyMutation(text, mutation);
+        chunks = rechunk(text, chunks, next);
+        text = next;
+        assert.deepEqual(chunks, chunksOf(text));
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('the editor session (prefilter on) equals the full analysis without yaml-syntax, after every edit', () => {
+  const withoutSyntax = (findings: ReturnType<typeof analyzeFile>['findings']) => strip(findings.filter((f) => f.rule !== 'yaml-syntax'));
+  fc.assert(
+    fc.property(manifestArb, fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (original, mutations) => {
+      const session = new DocumentSession('apps/jobs.yaml');
+      let text = original;
+      for (const mutation of [null, ...mutations]) {
+        if (mutation) text = applyMutation(text, mutation);
+        session.update(text);
+        const fast = session.analyze(input(text), 'context', { bareDollar: false });
+        assert.deepEqual(withoutSyntax(fast.findings), withoutSyntax(analyzeFile(input(text)).findings));
+      }
+    }),
+    { numRuns: 150 },
+  );
 });
 
 function mapsAsArrays(_key: string, value: unknown) {

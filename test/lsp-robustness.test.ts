@@ -297,3 +297,19 @@ test('an open document over maxFileSize: one file-skipped finding instead of a p
     { maxFileSize: 100_000 },
   );
 });
+
+test('documents from nowhere on disk (untitled:, a deleted folder, a git: diff view) do not take the server down', async () => {
+  const root = repoWith({ 'ok.yaml': JOB('ok') });
+  await session(root, async (client) => {
+    // Opening a file whose folder does not exist used to throw in the server (ENOENT from realpath) and kill it.
+    const gone = 'file:///nonexistent-fjg-folder/deeper/job.yaml';
+    client.open('untitled:Untitled-1', JOB('untitled'));
+    client.open(gone, JOB('gone'));
+    client.open(`git:${join(root, 'ok.yaml')}?%7B%22ref%22%3A%22HEAD%22%7D`, JOB('in-git'));
+    const ok = fileUri(join(root, 'ok.yaml'));
+    client.open(ok, JOB('ok'));
+    await client.waitForDiagnostics(ok, (d) => nameIn(d) === 'ok');
+    await client.waitForDiagnostics(gone, (d) => nameIn(d) === 'gone');
+    await client.barrier(root);
+  });
+});

@@ -1,10 +1,16 @@
 // The language server on Node (desktop VS Code, `flux-job-guard lsp --stdio`).
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { NodeRepoFs } from './node/node-repo-fs';
+import type { RepoFs } from './engine/repo-fs';
 import { gitHeadReader } from './node/git-head';
 import { startServer } from './lsp/server';
 
+const NO_FILES: RepoFs = { listFiles: async () => [], read: async () => ({ kind: 'missing' }) };
+
 startServer(createConnection(ProposedFeatures.all), {
-  repoFs: (root, settings) => new NodeRepoFs(root.fsPath, settings.maxFileSize),
+  // Only file: folders are on disk. An untitled document's "folder" has the fsPath '' (the
+  // process's working folder once resolved), a git: diff view's the repository again: neither
+  // may be listed and read.
+  repoFs: (root, settings) => (root.scheme === 'file' && root.fsPath !== '' ? new NodeRepoFs(root.fsPath, settings.maxFileSize) : NO_FILES),
   headReader: (root) => (root.scheme === 'file' ? gitHeadReader(root.fsPath) : Promise.resolve(null)),
 });

@@ -7,7 +7,7 @@
 // the whole text is the reference this must always agree with (tested).
 import { analyzeFile, FileAnalysis, FileInput } from './analyze';
 import { extractFacts, FileFacts, mayHoldFacts } from './flux/facts';
-import { documentBoundaries } from './yaml-docs';
+import { documentBoundaries, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
 
 /** A 53-bit content hash plus the length: the cache key of one document's text. */
@@ -24,7 +24,7 @@ export function chunkKey(text: string, start: number, end: number): string {
   return `${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}:${end - start}`;
 }
 
-interface Chunk {
+export interface Chunk {
   key: string;
   start: number;
   end: number;
@@ -33,30 +33,19 @@ interface Chunk {
 
 /** The file's documents with their keys and first lines. */
 export function chunksOf(text: string): Chunk[] {
-  const starts = documentBoundaries(text);
   const chunks: Chunk[] = [];
   let line = 0;
-  // Line breaks as LSP counts them (and LineIndex): `\r\n`, `\n` and a lone `\r`.
-  const breaks = /\r\n?|\n/g;
+  let counted = 0;
+  const starts = documentBoundaries(text);
   starts.forEach((start, i) => {
-    for (let match = breaks.exec(text); match && match.index < start; match = breaks.exec(text)) {
-      line++;
-      if (breaks.lastIndex >= start) break;
-    }
-    breaks.lastIndex = start;
+    line += countBreaks(text, counted, start);
+    counted = start;
     const end = starts[i + 1] ?? text.length;
     chunks.push({ key: chunkKey(text, start, end), start, end, line });
   });
   return chunks;
 }
 
-/**
- * A copy of a chunk that does not share memory with the file's text, so a
- * cached parse never keeps an old version of a large file alive.
- */
-function detached(text: string, start: number, end: number): string {
-  return JSON.parse(JSON.stringify(text.slice(start, end)));
-}
 
 function shiftFinding(finding: Finding, lines: number, file: string): Finding {
   if (lines === 0) return finding;
@@ -89,7 +78,7 @@ export class IncrementalAnalyzer {
     const jobs: FileAnalysis['jobs'] = [];
     for (const chunk of chunksOf(input.text)) {
       let result = next.get(chunk.key) ?? this.cache.get(chunk.key);
-      if (!result) result = analyzeFile({ ...input, text: detached(input.text, chunk.start, chunk.end) });
+      if (!result) result = detachedCopy(analyzeFile({ ...input, text: input.text.slice(chunk.start, chunk.end) }));
       next.set(chunk.key, result);
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
       jobs.push(...result.jobs);
@@ -116,19 +105,106 @@ function shiftFacts<T>(value: T, offset: number, lines: number): T {
   return shift(value) as T;
 }
 
-/** Per-document facts extraction with the same cache discipline, for files that change as the user types. */
-export class IncrementalFacts {
-  private cache = new Map<string, FileFacts | null>();
+/**
+ * The analysis rules can fire in a document only if its text has one of
+ * these: a Job or CronJob, a Flux expression or escape, a /tmp hand-off, a
+ * ServiceAccount, a template. (A lone `$` matters only when
+ * flux-substitution-bare-dollar is on.) Without one, only its YAML syntax can
+ * be reported, which the editor leaves to YAML extensions by default.
+ */
+export function documentMayMatter(text: string, bareDollar: boolean): boolean {
+  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount|\{\{/.test(text) || (bareDollar && text.includes('$'));
+}
 
-  extract(path: string, text: string): FileFacts | null {
+/** Line breaks as LSP and LineIndex count them, in `text[from, to)`. */
+function countBreaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) count++;
+  }
+  return count;
+}
+
+/**
+ * The chunks of `text`, reusing the keys and lines of `previous` chunks that
+ * an edit did not touch: only documents overlapping the changed region are
+ * hashed again. The changed region is found by comparing with the old text.
+ */
+export function rechunk(oldText: string, oldChunks: Chunk[], text: string): Chunk[] {
+  if (oldChunks.length === 0) return chunksOf(text);
+  const max = Math.min(oldText.length, text.length);
+  let prefix = 0;
+  while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+  // A `\r\n` split by the edge of the changed region counts differently on each side: widen the region.
+  if (prefix > 0 && text.charCodeAt(prefix - 1) === 13) prefix--;
+  if (suffix > 0 && text.charCodeAt(text.length - suffix) === 10) suffix--;
+  const delta = text.length - oldText.length;
+  const lineDelta = countBreaks(text, prefix, text.length - suffix) - countBreaks(oldText, prefix, oldText.length - suffix);
+  const old = new Map(oldChunks.map((chunk) => [`${chunk.start}:${chunk.end}`, chunk]));
+  const starts = documentBoundaries(text);
+  const chunks: Chunk[] = [];
+  // A chunk is untouched when it (and the character after it, which decides a boundary) lies in the prefix or the suffix.
+  starts.forEach((start, i) => {
+    const end = starts[i + 1] ?? text.length;
+    const before = end < prefix ? old.get(`${start}:${end}`) : undefined;
+    const after = start > text.length - suffix ? old.get(`${start - delta}:${end - delta}`) : undefined;
+    if (before) chunks.push(before);
+    else if (after) chunks.push({ ...after, start, end, line: after.line + lineDelta });
+    else {
+      const previous = chunks[chunks.length - 1];
+      const line = previous ? previous.line + countBreaks(text, previous.start, start) : countBreaks(text, 0, start);
+      chunks.push({ key: chunkKey(text, start, end), start, end, line });
+    }
+  });
+  return chunks;
+}
+
+/**
+ * One open file as the editor changes it: its chunks (recomputed
+ * incrementally per version), each changed document parsed once for both
+ * the facts it gives the index and its analysis, and the results cached per
+ * document content.
+ */
+export class DocumentSession {
+  private text = '';
+  private chunks: Chunk[] = [];
+  private readonly parses = new Map<string, ParsedDocument[]>();
+  private facts = new Map<string, FileFacts | null>();
+  private analyses = new Map<string, FileAnalysis>();
+  private context = '';
+
+  constructor(private readonly path: string) {}
+
+  /** The new text of the file; returns nothing, the next calls use it. */
+  update(text: string): void {
+    if (text === this.text && this.chunks.length > 0) return;
+    this.chunks = rechunk(this.text, this.chunks, text);
+    this.text = text;
+    this.parses.clear(); // parses live for one version: analysis results are what is cached
+  }
+
+  private documents(chunk: Chunk): ParsedDocument[] {
+    let documents = this.parses.get(chunk.key);
+    if (!documents) {
+      documents = parseYamlFile(this.text.slice(chunk.start, chunk.end));
+      this.parses.set(chunk.key, documents);
+    }
+    return documents;
+  }
+
+  /** The file's facts for the repository index (null when it has none). */
+  extractFacts(): FileFacts | null {
     const next = new Map<string, FileFacts | null>();
     const merged: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
     let any = false;
-    for (const chunk of chunksOf(text)) {
-      let facts = next.has(chunk.key) ? next.get(chunk.key)! : this.cache.get(chunk.key);
+    for (const chunk of this.chunks) {
+      let facts = next.has(chunk.key) ? next.get(chunk.key)! : this.facts.get(chunk.key);
       if (facts === undefined) {
-        const chunkText = detached(text, chunk.start, chunk.end);
-        facts = mayHoldFacts(path, chunkText) ? extractFacts(path, chunkText) : null;
+        const chunkText = this.text.slice(chunk.start, chunk.end);
+        facts = mayHoldFacts(this.path, chunkText) ? detachedCopy(extractFacts(this.path, chunkText, this.documents(chunk))) : null;
       }
       next.set(chunk.key, facts);
       if (!facts) continue;
@@ -140,7 +216,48 @@ export class IncrementalFacts {
       merged.serviceAccountUses.push(...shifted.serviceAccountUses);
       merged.kustomize ??= shifted.kustomize;
     }
-    this.cache = next;
+    this.facts = next;
     return any ? merged : null;
   }
+
+  /**
+   * The file's analysis; `context` must change whenever anything but the
+   * text can change it. With `onlyWhatMatters`, documents the prefilter
+   * proves irrelevant are not parsed (their syntax errors are not wanted).
+   */
+  analyze(input: FileInput, context: string, onlyWhatMatters: { bareDollar: boolean } | null): FileAnalysis {
+    if (context !== this.context) {
+      this.analyses.clear();
+      this.context = context;
+    }
+    const next = new Map<string, FileAnalysis>();
+    const findings: Finding[] = [];
+    const jobs: FileAnalysis['jobs'] = [];
+    for (const chunk of this.chunks) {
+      let result = next.get(chunk.key) ?? this.analyses.get(chunk.key);
+      if (!result) {
+        const chunkText = this.text.slice(chunk.start, chunk.end);
+        result =
+          onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
+            ? { findings: [], jobs: [] }
+            : detachedCopy(analyzeFile({ ...input, text: chunkText }, this.documents(chunk)));
+      }
+      next.set(chunk.key, result);
+      for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
+      jobs.push(...result.jobs);
+    }
+    this.analyses = next;
+    return { findings, jobs };
+  }
+}
+
+/**
+ * A deep copy through JSON (Maps kept): cached results must not hold slices
+ * of an old version of a large file, or every version would stay in memory.
+ */
+function detachedCopy<T>(value: T): T {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v) => (v instanceof Map ? { __map: [...v.entries()] } : v)),
+    (_key, v) => (v && typeof v === 'object' && '__map' in v ? new Map(v.__map) : v),
+  );
 }

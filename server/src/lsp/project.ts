@@ -3,7 +3,7 @@
 // layer (server.ts) turns what this returns into diagnostics and edits.
 import type { FileAnalysis } from '../engine/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
-import { chunkKey, IncrementalAnalyzer, IncrementalFacts } from '../engine/incremental';
+import { chunkKey, DocumentSession } from '../engine/incremental';
 import type { ParsedDocument } from '../engine/yaml-docs';
 import { audit, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
@@ -92,11 +92,11 @@ export class Project {
   }
 
   /** Per-document caches of the files open in the editor. */
-  private readonly openFiles = new Map<string, { analyzer: IncrementalAnalyzer; facts: IncrementalFacts }>();
+  private readonly openFiles = new Map<string, DocumentSession>();
   private contractVersion = 0;
 
   opened(path: string): void {
-    if (!this.openFiles.has(path)) this.openFiles.set(path, { analyzer: new IncrementalAnalyzer(), facts: new IncrementalFacts() });
+    if (!this.openFiles.has(path)) this.openFiles.set(path, new DocumentSession(path));
   }
 
   closed(path: string): void {
@@ -105,10 +105,13 @@ export class Project {
   }
 
   private incrementalAnalysis(path: string, text: string, headText?: string | null): FileAnalysis {
-    const open = this.openFiles.get(path)!;
+    const session = this.openFiles.get(path)!;
+    session.update(text);
     const input = analysisInput(this.index, this.contract, path, text, headText);
     const context = `${this.contractVersion}|${this.index.version}|${input.role}|${headText === undefined ? 'u' : headText === null ? 'n' : chunkKey(headText, 0, headText.length)}`;
-    const analysis = open.analyzer.analyze(input, context);
+    // With syntax errors left to YAML extensions, documents no rule can fire in are not even parsed.
+    const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: (this.contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off' };
+    const analysis = session.analyze(input, `${context}|${JSON.stringify(prefilter)}`, prefilter);
     return withGraphProblems(this.index, path, text, analysis);
   }
 
@@ -123,8 +126,9 @@ export class Project {
    */
   updateIndex(path: string, text: string | undefined): boolean {
     if (text === undefined || !mayBeIndexed(path)) return this.index.update(path, text, null);
-    const open = this.openFiles.get(path);
-    return this.index.update(path, text, open ? open.facts.extract(path, text) : undefined);
+    const session = this.openFiles.get(path);
+    session?.update(text);
+    return this.index.update(path, text, session ? session.extractFacts() : undefined);
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */

@@ -11,7 +11,15 @@ export class NodeRepoFs implements RepoFs {
   readonly root: string;
 
   constructor(root: string, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE) {
-    this.root = realpathSync(root);
+    // A folder that does not exist (a file opened from a deleted folder) is an empty repository,
+    // not an exception that takes the whole language server down.
+    let real: string;
+    try {
+      real = realpathSync(root);
+    } catch {
+      real = nodePath.resolve(root);
+    }
+    this.root = real;
   }
 
   async listFiles(): Promise<string[]> {

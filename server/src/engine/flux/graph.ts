@@ -335,8 +335,14 @@ function targets(patch: KustomizationPatch, child: FluxKustomization): boolean {
   return patch.targetKind !== null || patch.targetName !== null || patch.targetLabels !== null;
 }
 
-/** kustomize matches target names as anchored regular expressions. */
+/**
+ * kustomize matches target names as anchored regular expressions (Go's RE2, linear time). JS
+ * backtracks: `(a|aa)+$b` against a 50-letter name runs for hours. A pattern that can backtrack
+ * badly (a quantified group, a back-reference, more than three quantifiers) is compared as text.
+ */
 function nameMatches(pattern: string, name: string): boolean {
+  const bare = pattern.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
+  if (/\)[*+?{]/.test(bare) || /\\[1-9]/.test(pattern) || (bare.match(/[*+?]|\{\d/g) ?? []).length > 3) return pattern === name;
   try {
     return new RegExp(`^(?:${pattern})$`).test(name);
   } catch {
