@@ -1,7 +1,7 @@
 // RepoFs over Node's file system, for the CLI and the desktop server. It never
 // leaves the root: symbolic links are followed only when their target is
 // inside it, and linked folders are not descended (no loops, no escapes).
-import { promises as fs, realpathSync } from 'node:fs';
+import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/repo-fs';
 
@@ -37,7 +37,9 @@ export class NodeRepoFs implements RepoFs {
         const path = dir ? `${dir}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           if (!SKIPPED_FOLDERS.has(entry.name)) pending.push(path);
-        } else if (entry.isFile() || (entry.isSymbolicLink() && (await this.linkStaysInside(path)))) {
+        } else if (entry.isFile()) {
+          files.push(path);
+        } else if (entry.isSymbolicLink() && (await this.linkStaysInside(path))) {
           files.push(path);
         }
       }
@@ -45,18 +47,23 @@ export class NodeRepoFs implements RepoFs {
     return files;
   }
 
+  /**
+   * Reads synchronously: a file is a few kB and the audit reads thousands in a
+   * row, where awaiting each one leaves the process idle half the time. Every
+   * read resolves links first, so nothing outside the root is ever read.
+   */
   async read(path: string): Promise<ReadResult> {
     const absolute = this.absolute(path);
     if (absolute === null) return { kind: 'missing' };
     try {
-      const real = await fs.realpath(absolute);
+      const real = realpathSync.native(absolute);
       if (!this.inside(real)) return { kind: 'skipped', reason: 'it links outside the repository', notYaml: false };
-      const stat = await fs.stat(real);
+      const stat = statSync(real);
       if (!stat.isFile()) return { kind: 'missing' };
       if (stat.size > this.maxFileSize) {
         return { kind: 'skipped', reason: `the file is ${stat.size} bytes, more than the size limit of ${this.maxFileSize} bytes`, notYaml: false };
       }
-      return decodeFile(await fs.readFile(real), this.maxFileSize);
+      return decodeFile(readFileSync(real), this.maxFileSize);
     } catch {
       return { kind: 'missing' };
     }
