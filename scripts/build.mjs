@@ -19,8 +19,10 @@ const common = {
 // The web build: the extension in the browser's extension host, the server in a web worker.
 const browser = { ...common, platform: 'browser', target: 'es2022', metafile: true };
 
-const [, , , browserClient, browserServer] = await Promise.all([
+const [, , , , browserClient, browserServer] = await Promise.all([
   esbuild.build({ ...common, platform: 'node', target: 'node20', format: 'cjs', entryPoints: ['server/src/cli.ts'], outfile: `${out}/cli.js` }),
+  // The CLI's audit spreads its passes over worker threads running this.
+  esbuild.build({ ...common, platform: 'node', target: 'node20', format: 'cjs', entryPoints: ['server/src/audit-worker.ts'], outfile: `${out}/audit-worker.js` }),
   esbuild.build({ ...common, platform: 'node', target: 'node20', format: 'cjs', entryPoints: ['server/src/server-node.ts'], outfile: `${out}/server.js` }),
   esbuild.build({ ...common, platform: 'node', target: 'node20', format: 'cjs', entryPoints: ['client/src/extension-node.ts'], outfile: `${out}/client.js`, external: ['vscode'] }),
   esbuild.build({ ...browser, format: 'cjs', entryPoints: ['client/src/extension-browser.ts'], outfile: `${out}/browser/client.js`, external: ['vscode'] }),

@@ -426,3 +426,22 @@ describe('columns count UTF-16 code units', () => {
     assert.deepEqual(sarif.runs[0].results[0].locations[0].physicalLocation.region, { startLine: 3, startColumn: 32, endLine: 3, endColumn: 55 });
   });
 });
+
+test('the audit gives the same output in worker threads as in one thread (example and a generated repository)', () => {
+  const run = (dir: string, threads: string) => spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', threads], { encoding: 'utf8' });
+  const repo = mkdtempSync(join(tmpdir(), 'fjg-threads-'));
+  for (let i = 0; i < 60; i++) {
+    mkdirSync(join(repo, `apps/a${i}`), { recursive: true });
+    writeFileSync(join(repo, `apps/a${i}/job.yaml`), `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j${i}\nspec:\n  ttlSecondsAfterFinished: ${i % 3 === 0 ? 3600 : 86400}\n  template:\n    spec:\n      containers:\n        - name: c\n          command: ["sh", "-c", "echo \${X${i}} $$"]\n`);
+    writeFileSync(join(repo, `apps/a${i}/cm.yaml`), i % 7 === 0 ? 'a: b\n c: d\n' : `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  X${i}: v\n`);
+  }
+  writeFileSync(join(repo, 'flux.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      X1: one\n');
+  for (const dir of [EXAMPLE, repo]) {
+    const one = run(dir, '1');
+    const two = run(dir, '2');
+    assert.equal(two.status, one.status);
+    assert.equal(two.stdout, one.stdout);
+    assert.ok(JSON.parse(one.stdout).findings.length > 5, 'the comparison is over real findings');
+  }
+  rmSync(repo, { recursive: true, force: true });
+});

@@ -269,12 +269,14 @@ test('10,000 edits in one session: the server answers throughout and its memory 
       name = next;
       if (edit % 250 === 0) {
         await client.waitForDiagnostics(uri, (d) => nameIn(d) === name, 30_000);
-        if (edit === 1000) baseline = rss(pid);
-        if (edit >= 1000) samples.push(rss(pid));
+        // Warm-up: the first 2,000 edits (the JIT, caches, the heap's first growth); the bound is on growth after it.
+        if (edit >= 1000 && edit <= 2000) baseline = Math.max(baseline, rss(pid));
+        if (edit > 2000) samples.push(rss(pid));
       }
     }
     const growth = Math.max(...samples) - baseline;
-    assert.ok(growth < 60 * 1024 * 1024, `server RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB after warm-up (bound 60 MB); samples ${samples.map((s) => (s / 1024 / 1024).toFixed(0)).join(',')} MB`);
+    console.log(`server RSS at most ${(baseline / 1024 / 1024).toFixed(1)} MB over edits 1,000-2,000, largest growth over the next 8,000: ${(growth / 1024 / 1024).toFixed(1)} MB; samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(",")}`);
+    assert.ok(growth < 60 * 1024 * 1024, `server RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB after warm-up (bound 60 MB); samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(',')} MB`);
     const [missing] = (await client.waitForDiagnostics(uri, (d) => nameIn(d) === 'edit-10000')).filter((d) => d.code === 'ttl-missing');
     assert.deepEqual(missing.range.start, { line: 4, character: 0 }, 'the last text, analysed correctly');
   });

@@ -10,6 +10,7 @@ import { CONTRACT_FILE_NAME } from '../engine/contract/model';
 import { ReadResult, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from '../node/node-repo-fs';
 import { gitHeadReader } from '../node/git-head';
+import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/repo-fs';
@@ -20,7 +21,7 @@ export const VERSION = typeof FLUX_JOB_GUARD_VERSION === 'string' ? FLUX_JOB_GUA
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
 Usage:
-  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git]
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N]
   flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
   flux-job-guard lsp --stdio                                         the language server
   flux-job-guard --version | --help
@@ -72,10 +73,12 @@ interface AuditArgs {
   quiet: boolean;
   maxFileSize: number;
   git: boolean;
+  /** Worker threads for the audit; null: one per core. */
+  threads: number | null;
 }
 
 function parseAuditArgs(args: string[]): AuditArgs {
-  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true };
+  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null };
   let dirSeen = false;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
@@ -92,6 +95,10 @@ function parseAuditArgs(args: string[]): AuditArgs {
     } else if (flag === '--quiet' || flag === '-q') parsed.quiet = true;
     else if (flag === '--git') parsed.git = true;
     else if (flag === '--no-git') parsed.git = false;
+    else if (flag === '--threads') {
+      parsed.threads = Number(value());
+      if (!Number.isSafeInteger(parsed.threads) || parsed.threads < 1) throw new UsageError('--threads must be a positive whole number');
+    }
     else if (flag === '--max-file-size') {
       parsed.maxFileSize = Number(value());
       if (!Number.isSafeInteger(parsed.maxFileSize) || parsed.maxFileSize <= 0) throw new UsageError('--max-file-size must be a positive number of bytes');
@@ -136,7 +143,9 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     }
   }
   const head = options.git ? (await gitHeadReader(dir)) ?? undefined : undefined;
-  const result = await audit(fs, { contractPath, head });
+  const root = (fs as NodeRepoFs).root ?? dir;
+  const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, (await fs.listFiles()).length, options.threads ?? undefined);
+  const result = await audit(fs, { contractPath, head, executor });
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output =
     options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);

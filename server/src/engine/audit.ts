@@ -4,7 +4,7 @@
 import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
 import { analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
 import { analyzeFile } from './analyze';
-import { extractFacts, mayHoldFacts } from './flux/facts';
+import { extractFacts, FileFacts, mayHoldFacts } from './flux/facts';
 import { parseYamlFile } from './yaml-docs';
 import { checkContractEntries, checkExternalAccounts, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
@@ -41,6 +41,8 @@ export interface AuditOptions {
   settings?: Settings;
   /** The file at git HEAD, for job-immutable-template; absent: that rule stays silent. */
   head?: HeadReader;
+  /** Runs the passes elsewhere (worker threads); default: in this thread. */
+  executor?: (contract: Contract) => AuditExecutor;
 }
 
 const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
@@ -110,42 +112,99 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
  */
 export const MAY_NEED_RULES = /\bJob\b|\$|\/tmp\/|serviceAccount|\{\{/;
 
-export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
-  const { contract, findings: contractFindings } = await readContract(fs, options);
-  const files = (await fs.listFiles()).sort();
-  const findings: Finding[] = [...contractFindings];
-  const analyses = new Map<string, FileAnalysis | null>();
-  const index = new RepoIndex();
-  index.setFiles(files);
+/** What pass 1 learns of some files: their facts, the analysis of those that need only a syntax check, the rest. */
+export interface ScanResult {
+  facts: Array<[string, FileFacts | null]>;
+  analyses: Array<[string, FileAnalysis]>;
+  /** Audited files that need the rules, hence the complete graph. */
+  waiting: string[];
+}
 
-  // Pass 1: every file is read and parsed once, for the index (facts) and its syntax. Files
-  // that can need more than a syntax check wait, as text, for the graph the others complete.
-  const waiting = new Map<string, string>();
-  for (const path of files.filter(mayBeIndexed)) {
+/**
+ * Runs the two passes of the audit over parts of the file list: in this
+ * thread by default, or spread over worker threads (server/src/node). Both
+ * passes are pure functions of the files, so the split cannot change results.
+ */
+export interface AuditExecutor {
+  scan(paths: string[]): Promise<ScanResult>;
+  analyze(paths: string[], files: string[], facts: Array<[string, FileFacts | null]>): Promise<Array<[string, FileAnalysis]>>;
+}
+
+/** Pass 1 over `paths`: read and parse each file once, for its facts and (when that is all it needs) its syntax. */
+export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>): Promise<ScanResult> {
+  const result: ScanResult = { facts: [], analyses: [], waiting: [] };
+  for (const path of paths) {
     const audited = isAudited(contract, path);
     const read = await fs.read(path);
     if (read.kind !== 'text') {
-      if (audited && read.kind === 'skipped') analyses.set(path, { findings: [skippedFinding(path, read)], jobs: [] });
+      if (audited && read.kind === 'skipped') result.analyses.push([path, { findings: [skippedFinding(path, read)], jobs: [] }]);
       continue;
     }
     const holdsFacts = mayHoldFacts(path, read.text);
     const needsRules = audited && MAY_NEED_RULES.test(read.text);
     const documents = holdsFacts || (audited && !needsRules) ? parseYamlFile(read.text) : undefined;
-    index.update(path, read.text, holdsFacts ? extractFacts(path, read.text, documents) : null);
-    if (needsRules) waiting.set(path, read.text);
-    else if (audited) analyses.set(path, analyzeFile({ file: path, text: read.text, role: 'resource', contract }, documents));
+    result.facts.push([path, holdsFacts ? extractFacts(path, read.text, documents) : null]);
+    if (needsRules) {
+      result.waiting.push(path);
+      keep?.set(path, read.text);
+    } else if (audited) result.analyses.push([path, analyzeFile({ file: path, text: read.text, role: 'resource', contract }, documents)]);
   }
+  return result;
+}
+
+/** The repository index from the facts pass 1 found. */
+export function indexFromFacts(files: string[], facts: Array<[string, FileFacts | null]>): RepoIndex {
+  const index = new RepoIndex();
+  index.setFiles(files);
+  for (const [path, fileFacts] of facts) index.update(path, '', fileFacts);
+  return index;
+}
+
+/** Pass 2 over `paths`: every rule, with the complete graph (graph problems included). */
+export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: RepoIndex, paths: string[], head?: HeadReader, kept?: Map<string, string>): Promise<Array<[string, FileAnalysis]>> {
+  const out: Array<[string, FileAnalysis]> = [];
+  for (const path of paths) {
+    let text = kept?.get(path);
+    kept?.delete(path); // let the text go
+    if (text === undefined) {
+      const read = await fs.read(path);
+      if (read.kind !== 'text') continue;
+      text = read.text;
+    }
+    const headText = head && mayHoldJob(text) ? await head(path) : undefined;
+    out.push([path, analyzeInRepo(index, contract, path, text, undefined, headText)]);
+  }
+  return out;
+}
+
+/** The executor that runs both passes here, keeping the waiting texts between them. */
+function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): AuditExecutor {
+  const kept = new Map<string, string>();
+  return {
+    scan: (paths) => scanFiles(fs, contract, paths, kept),
+    analyze: (paths, files, facts) => analyzeWaiting(fs, contract, indexFromFacts(files, facts), paths, head, kept),
+  };
+}
+
+export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
+  const { contract, findings: contractFindings } = await readContract(fs, options);
+  const files = (await fs.listFiles()).sort();
+  const findings: Finding[] = [...contractFindings];
+  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
+
+  // Pass 1: every file is read and parsed once, for the index (facts) and its syntax. Files
+  // that can need more than a syntax check wait for the graph the others complete.
+  const scanned = await executor.scan(files.filter(mayBeIndexed));
+  const index = indexFromFacts(files, scanned.facts);
+  const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
+  const syntaxOnly = new Set(analyses.keys());
 
   // Pass 2: with the graph complete, the files that need rules, and graph problems where they live.
+  for (const [path, analysis] of await executor.analyze(scanned.waiting, files, scanned.facts)) analyses.set(path, analysis);
   const analyzeText = async (path: string, text: string) => {
     const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
     return analyzeInRepo(index, contract, path, text, undefined, headText);
   };
-  const syntaxOnly = new Set([...analyses.keys()]);
-  for (const [path, text] of waiting) {
-    analyses.set(path, await analyzeText(path, text)); // graph problems included
-    waiting.delete(path); // let the text go
-  }
   for (const path of new Set(index.fluxGraph().problems.map((problem) => problem.file))) {
     const analysis = analyses.get(path);
     const read = analysis && syntaxOnly.has(path) ? await fs.read(path) : null;

@@ -1,0 +1,25 @@
+// One audit worker thread (see node/audit-workers.ts): it reads and parses
+// its share of the repository for pass 1, keeps the texts that need rules,
+// and analyses them in pass 2 with the graph the main thread completed.
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyzeWaiting, indexFromFacts, scanFiles } from './engine/audit';
+import { gitHeadReader } from './node/git-head';
+import type { WorkerSetup } from './node/audit-workers';
+import { NodeRepoFs } from './node/node-repo-fs';
+
+const setup = workerData as WorkerSetup;
+const fs = new NodeRepoFs(setup.root, setup.maxFileSize);
+const kept = new Map<string, string>();
+const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
+
+parentPort!.on('message', async (message: { id: number; kind: 'scan' | 'analyze'; paths: string[]; files?: string[]; facts?: Parameters<typeof indexFromFacts>[1] }) => {
+  try {
+    const result =
+      message.kind === 'scan'
+        ? await scanFiles(fs, setup.contract, message.paths, kept)
+        : await analyzeWaiting(fs, setup.contract, indexFromFacts(message.files!, message.facts!), message.paths, (await head) ?? undefined, kept);
+    parentPort!.postMessage({ id: message.id, result });
+  } catch (error) {
+    parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  }
+});
