@@ -61,7 +61,7 @@ function contentOf(zip: Buffer, entry: ZipEntry): Buffer {
   return inflateRawSync(data);
 }
 
-const BUNDLES = ['extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/browser/client.js', 'extension/dist/browser/server.js'];
+const BUNDLES = ['extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/audit-worker.js', 'extension/dist/browser/client.js', 'extension/dist/browser/server.js'];
 
 let dir: string;
 let zip: Buffer;

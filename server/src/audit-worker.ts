@@ -6,9 +6,12 @@ import { analyzeWaiting, indexFromFacts, scanFiles } from './engine/audit';
 import { gitHeadReader } from './node/git-head';
 import type { WorkerSetup } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
+import { OverlayFs } from './engine/repo-fs';
 
 const setup = workerData as WorkerSetup;
-const fs = new NodeRepoFs(setup.root, setup.maxFileSize);
+const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
+const fs = overlay;
 const kept = new Map<string, string>();
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
 

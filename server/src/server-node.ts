@@ -3,6 +3,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { NodeRepoFs } from './node/node-repo-fs';
 import type { RepoFs } from './engine/repo-fs';
 import { gitHeadReader } from './node/git-head';
+import { workerExecutor } from './node/audit-workers';
 import { startServer } from './lsp/server';
 
 const NO_FILES: RepoFs = { listFiles: async () => [], read: async () => ({ kind: 'missing' }) };
@@ -13,4 +14,9 @@ startServer(createConnection(ProposedFeatures.all), {
   // may be listed and read.
   repoFs: (root, settings) => (root.scheme === 'file' && root.fsPath !== '' ? new NodeRepoFs(root.fsPath, settings.maxFileSize) : NO_FILES),
   headReader: (root) => (root.scheme === 'file' ? gitHeadReader(root.fsPath) : Promise.resolve(null)),
+  // Large repositories are audited in worker threads that read the disk, with the open documents' unsaved text.
+  auditExecutor: (root) =>
+    root.scheme === 'file' && root.fsPath !== ''
+      ? (settings, git, open) => workerExecutor({ root: root.fsPath, maxFileSize: settings.maxFileSize, git, open }, Infinity)
+      : undefined,
 });

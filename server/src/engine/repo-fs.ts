@@ -30,3 +30,16 @@ export function decodeFile(bytes: Uint8Array, maxFileSize: number): ReadResult {
   }
   return { kind: 'text', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
+
+/** Open documents shadow the disk: the editor's text is the truth while a file is open. */
+export class OverlayFs implements RepoFs {
+  readonly open = new Map<string, string>();
+  constructor(private readonly disk: RepoFs) {}
+  listFiles(): Promise<string[]> {
+    return this.disk.listFiles();
+  }
+  read(path: string): Promise<ReadResult> {
+    const text = this.open.get(path);
+    return text !== undefined ? Promise.resolve({ kind: 'text', text }) : this.disk.read(path);
+  }
+}

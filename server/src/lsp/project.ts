@@ -5,10 +5,11 @@ import type { FileAnalysis } from '../engine/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
 import { chunkKey, DocumentSession } from '../engine/incremental';
 import type { ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
+import { audit, AuditExecutor, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
-import { ReadResult, RepoFs } from '../engine/repo-fs';
+import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
+export { OverlayFs };
 import { RepoIndex } from '../engine/repo-index';
 import { applySeverities } from '../engine/severity';
 import type { Finding } from '../engine/types';
@@ -16,18 +17,9 @@ import type { FluxJobGuardSettings } from '../shared/settings';
 import { describeVariable, hoverAt, HoverResult, locator } from '../engine/services/hover';
 import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
 
-/** Open documents shadow the disk: the editor's text is the truth while a file is open. */
-export class OverlayFs implements RepoFs {
-  readonly open = new Map<string, string>();
-  constructor(private readonly disk: RepoFs) {}
-  listFiles(): Promise<string[]> {
-    return this.disk.listFiles();
-  }
-  read(path: string): Promise<ReadResult> {
-    const text = this.open.get(path);
-    return text !== undefined ? Promise.resolve({ kind: 'text', text }) : this.disk.read(path);
-  }
-}
+/** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
+export type AuditExecutorFactory = (settings: FluxJobGuardSettings, git: boolean, open: Array<[string, string]>) => ((contract: Contract) => AuditExecutor) | undefined;
+
 
 export class Project {
   readonly fs: OverlayFs;
@@ -177,11 +169,13 @@ export class Project {
     return isAudited(this.contract, path);
   }
 
-  async audit(): Promise<AuditResult> {
+  /** Where the platform can, the audit runs in worker threads (its memory goes when they end). */
+  async audit(executor?: AuditExecutorFactory): Promise<AuditResult> {
     await this.whenReady();
     const result = await audit(this.fs, {
       contractPath: this.contractPath,
       head: this.head,
+      executor: executor?.(this.settings, this.head !== undefined, [...this.fs.open]),
       settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
     });
     // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.

@@ -14,6 +14,8 @@ export interface WorkerSetup {
   maxFileSize: number;
   git: boolean;
   contract: Contract;
+  /** Texts that shadow the disk (documents open in the editor). */
+  open?: Array<[string, string]>;
 }
 
 type Reply = { id: number; result?: unknown; error?: string };
