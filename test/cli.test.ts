@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RULE_IDS } from '../server/src/engine/rules';
+import type { JsonReport } from '../server/src/cli/formats';
 import { lines } from './helpers/table';
 
 const ROOT = join(__dirname, '..', '..');
@@ -44,22 +45,7 @@ function repo(files: Record<string, string>): string {
   return dir;
 }
 
-interface JsonFinding {
-  rule: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  job: string | null;
-  message: string;
-}
-interface JsonOutput {
-  version: number;
-  summary: { files: number; jobs: number; withTtl: number; keepNone: number; errors: number; warnings: number };
-  findings: JsonFinding[];
-}
+type JsonOutput = JsonReport;
 
 const TEXT_LINE = /^(.+?):(\d+):(\d+): (error|warning|info) (\S+) (.+)$/;
 

@@ -13,8 +13,28 @@ export function formatText(result: AuditResult, findings: Finding[]): string {
   return [...lines, summaryLine(result.summary)].join('\n') + '\n';
 }
 
+/** One finding of the json format (cli.md): 1-based, UTF-16 columns. */
+export interface JsonFinding {
+  rule: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  job: string | null;
+  message: string;
+}
+
+/** The json format's one object. */
+export interface JsonReport {
+  version: 1;
+  summary: AuditResult['summary'];
+  findings: JsonFinding[];
+}
+
 export function formatJson(result: AuditResult, findings: Finding[]): string {
-  const json = {
+  const json: JsonReport = {
     version: 1,
     summary: result.summary,
     findings: findings.map((f) => ({

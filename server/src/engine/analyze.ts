@@ -92,17 +92,19 @@ function fileFix(file: string, lines: LineIndex, title: string, edits: OffsetEdi
   };
 }
 
-function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleContext {
+/** What every rule context shares: the file, its text and lines, the contract, one-file fixes. */
+function baseContext(input: FileInput, lines: LineIndex) {
   const { file, text, contract } = input;
+  return { file, text, lines, contract, fix: (title: string, edits: OffsetEdit[], preferred?: boolean) => fileFix(file, lines, title, edits, preferred) };
+}
+
+function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleContext {
+  const { file, contract } = input;
   return {
-    file,
-    text,
-    lines,
-    contract,
+    ...baseContext(input, lines),
     builders: input.flux?.builders ?? [],
     repository: input.repository ?? NO_REPOSITORY,
     finding: (meta, span, message, fixes, job) => makeFinding(meta, file, lines, span, message, job ?? null, fixes),
-    fix: (title, edits, preferred) => fileFix(file, lines, title, edits, preferred),
     contractListFix: (title, path, itemLines) => {
       const edit = contractListEdit(contract, path, itemLines);
       return edit ? { title, edits: [edit] } : null;
@@ -111,15 +113,11 @@ function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleCo
 }
 
 function jobRuleContext(input: FileInput, lines: LineIndex, name: string | null): JobRuleContext {
-  const { file, text, contract } = input;
+  const { file, contract } = input;
   return {
-    file,
-    text,
-    lines,
-    contract,
+    ...baseContext(input, lines),
     coverage: coverageOf(contract, file, name),
     finding: (meta, span, message, fixes) => makeFinding(meta, file, lines, span, message, name, fixes),
-    fix: (title, edits, preferred) => fileFix(file, lines, title, edits, preferred),
     contractFix: (title: string, list: TtlListName, value?: number) => {
       const edit = contractEntryEdit(contract, list, file, name, value);
       return edit ? { title, edits: [edit] } : null;
