@@ -8,7 +8,11 @@ import { startServer } from './lsp/server';
 
 const NO_FILES: RepoFs = { listFiles: async () => [], read: async () => ({ kind: 'missing' }) };
 
-startServer(createConnection(ProposedFeatures.all), {
+const connection = createConnection(ProposedFeatures.all);
+// A handler that rejects must not end the server (Node 20 exits on an unhandled rejection).
+process.on('unhandledRejection', (reason) => connection.console.error(`Flux Job Guard: unhandled error: ${reason instanceof Error ? reason.stack : String(reason)}`));
+
+startServer(connection, {
   // Only file: folders are on disk. An untitled document's "folder" has the fsPath '' (the
   // process's working folder once resolved), a git: diff view's the repository again: neither
   // may be listed and read.

@@ -131,7 +131,7 @@ export function mayHoldFacts(path: string, text: string): boolean {
   return (
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
-    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount)\b/.test(text) ||
+    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret)\b/.test(text) ||
     /serviceAccount(Name)?\s*:/.test(text)
   );
 }
@@ -150,6 +150,9 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
       facts.kustomizations.push(fluxKustomization(path, parsed, root));
     } else if (isKustomizationFile(path) && (kind === 'Kustomization' || kind === 'Component' || kind === null)) {
       facts.kustomize = kustomizeConfig(path, parsed, root);
+    } else if (kind === 'ExternalSecret' && apiVersion.startsWith('external-secrets.io/')) {
+      const source = externalSecretSource(path, parsed, root);
+      if (source) facts.variableSources.push(source);
     } else if ((kind === 'ConfigMap' && apiVersion === 'v1') || (kind === 'Secret' && apiVersion === 'v1')) {
       facts.variableSources.push(variableSource(path, parsed, root, kind));
     } else if (kind === 'ServiceAccount' && apiVersion === 'v1') {
@@ -299,6 +302,33 @@ function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAMLMap): K
     .map((item) => kustomizationPatch(parsed, file, item))
     .filter((patch) => patch.postBuild !== null && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
   return { file, resources: refs('resources'), components: refs('components'), patches: patchFilesOf(parsed, dir), kustomizationPatches, namespace: getString(doc, root, 'namespace') };
+}
+
+/**
+ * The Secret an ExternalSecret creates (`spec.target.name`, else its own
+ * name), with the keys it will hold: `data[].secretKey` and the keys of
+ * `target.template.data`. Their values live outside the repository. With
+ * `dataFrom` and no template the keys are unknowable, so it declares nothing
+ * (the source stays "not in the repository").
+ */
+function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMap): VariableSource | null {
+  const { doc } = parsed;
+  const spec = asMap(doc, findPair(root, 'spec')?.value);
+  const template = asMap(doc, getNode(doc, spec, 'target', 'template', 'data'));
+  // A template decides the Secret's keys; without one, `dataFrom` makes them unknowable here.
+  if (!spec || (findPair(spec, 'dataFrom') && !template)) return null;
+  const entries = new Map<string, Located<string>>();
+  for (const item of asSeq(doc, findPair(spec, 'data')?.value)?.items ?? []) {
+    const key = getNode(doc, item, 'secretKey');
+    const name = scalarText(doc, key);
+    if (name) entries.set(name, { value: '(from the external secret store)', file, span: nodeSpan(parsed, key)! });
+  }
+  for (const pair of template?.items ?? []) {
+    const name = keyText(pair);
+    if (name) entries.set(name, { value: '(templated by the ExternalSecret)', file, span: nodeSpan(parsed, pair.key)! });
+  }
+  const name = getString(doc, spec, 'target', 'name') ?? getString(doc, root, 'metadata', 'name');
+  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries } : null;
 }
 
 const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];

@@ -24,7 +24,7 @@ export const fluxSubstitutionPid: SubstitutionRule = {
       run++;
     }
     if (run % 2 === 0) return [];
-    const message = 'Flux turns $$ into a lone $, so the shell never sees its PID here. Write $$$$ for the PID (or $$ before a name for a shell variable).';
-    return [context.finding(this.meta, occurrence.span, message, [context.fix('Write $$$$ (the shell PID after Flux)', [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$$' }], true)])];
+    const message = 'Flux turns $$ into a lone $: a shell PID (or a $$ quote, as in PL/pgSQL) written $$ arrives as $. Write $$$$ to keep $$ (or $$ before a name for a shell variable).';
+    return [context.finding(this.meta, occurrence.span, message, [context.fix('Write $$$$ (Flux turns it into $$)', [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$$' }], true)])];
   },
 };
