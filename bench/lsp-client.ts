@@ -5,7 +5,7 @@
 // publishes as they arrive and waits for one matching publish, not a state.)
 import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, Diagnostic, ProtocolConnection, PublishDiagnosticsParams, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -208,5 +208,8 @@ export function snapshotBundle(bundle: string, dir: string): string {
   const copy = join(dir, basename(bundle));
   copyFileSync(bundle, copy);
   if (existsSync(bundle + '.map')) copyFileSync(bundle + '.map', copy + '.map');
+  // The audit's worker threads run a bundle of their own, looked up next to the CLI.
+  const worker = join(dirname(bundle), 'audit-worker.js');
+  if (existsSync(worker)) copyFileSync(worker, join(dir, 'audit-worker.js'));
   return copy;
 }

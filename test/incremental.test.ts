@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
-import { analyzeFile, FileInput } from '../server/src/engine/analyze';
+import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { chunksOf, DocumentSession, IncrementalAnalyzer, rechunk } from '../server/src/engine/incremental';
+import { chunksOf, DocumentSession, documentMayMatter, IncrementalAnalyzer, rechunk } from '../server/src/engine/incremental';
+import { parseYamlFile } from '../server/src/engine/yaml-docs';
 import { extractFacts } from '../server/src/engine/flux/facts';
 import type { ParsedDocument } from '../server/src/engine/yaml-docs';
 import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
@@ -112,4 +113,16 @@ test('negative control: a stale cache is detected (a context change that is not 
   const other = { ...input(job), contract: { ...contract, requiredTtl: 3600 } };
   assert.notDeepEqual(strip(analyzer.analyze(other, 'v1').findings), strip(analyzeFile(other).findings), 'same context key: the cache answers (old findings)');
   assert.deepEqual(strip(analyzer.analyze(other, 'v2').findings), strip(analyzeFile(other).findings), 'a new context key: fresh findings');
+});
+
+test('a file the prefilter calls irrelevant gets from the syntax-only path exactly what the full analysis gives', () => {
+  fc.assert(
+    fc.property(manifestArb, fc.array(mutationArb, { maxLength: 4 }), (original, mutations) => {
+      const text = mutations.reduce(applyMutation, original).replace(/Job\b|\$|\/tmp\/|serviceAccount|\{\{/g, 'x');
+      fc.pre(!documentMayMatter(text, false));
+      const documents = parseYamlFile(text);
+      assert.deepEqual(strip(syntaxOnlyAnalysis('a.yaml', text, documents).findings), strip(analyzeFile({ ...input(text), file: 'a.yaml' }, documents).findings));
+    }),
+    { numRuns: 150 },
+  );
 });

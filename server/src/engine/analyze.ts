@@ -53,8 +53,7 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
   const jobs: JobRecord[] = [];
   for (const parsed of documents) {
     if (parsed.errors.length > 0) {
-      const error = parsed.errors[0];
-      findings.push(makeFinding(YAML_SYNTAX, input.file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null));
+      findings.push(syntaxFinding(input.file, lines, parsed));
       continue;
     }
     if (input.flux) pushAll(findings, substitutionFindings(parsed, input.flux, (meta, span, message, fixes, severity) => {
@@ -76,6 +75,23 @@ export function analyzeFile(input: FileInput, documents: ParsedDocument[] = pars
 /** `target.push(...items)` for any length: spreading 120,000 findings into push() overflows the stack. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
+}
+
+/** A document's first YAML error (one per document: the rest usually follow from it). */
+function syntaxFinding(file: string, lines: LineIndex, parsed: ParsedDocument): Finding {
+  const error = parsed.errors[0];
+  return makeFinding(YAML_SYNTAX, file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null);
+}
+
+/**
+ * The analysis of a file no rule can fire in (see documentMayMatter): only its
+ * YAML syntax. Equal to analyzeFile's result for such a file, without walking it.
+ */
+export function syntaxOnlyAnalysis(file: string, text: string, documents: ParsedDocument[]): FileAnalysis {
+  const broken = documents.filter((parsed) => parsed.errors.length > 0);
+  if (broken.length === 0) return { findings: [], jobs: [] };
+  const lines = new LineIndex(text);
+  return { findings: broken.map((parsed) => syntaxFinding(file, lines, parsed)), jobs: [] };
 }
 
 export function makeFinding(meta: RuleMeta, file: string, lines: LineIndex, span: [number, number], message: string, job: string | null, fixes?: Fix[]): Finding {

@@ -3,9 +3,10 @@
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
 import { analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
-import { analyzeFile } from './analyze';
+import { syntaxOnlyAnalysis } from './analyze';
 import { extractFacts, FileFacts, mayHoldFacts } from './flux/facts';
 import { parseYamlFile } from './yaml-docs';
+import { documentMayMatter } from './incremental';
 import { checkContractEntries, checkExternalAccounts, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
 import type { Contract, Settings } from './contract/model';
@@ -105,12 +106,6 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
   return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
 }
 
-/**
- * What a file's text needs beyond a YAML syntax check: a Job, a `$`, a pod
- * hand-off or identity, a template. A file with none of these can only give
- * `yaml-syntax` findings, so the audit parses it once and never re-reads it.
- */
-export const MAY_NEED_RULES = /\bJob\b|\$|\/tmp\/|serviceAccount|\{\{/;
 
 /** What pass 1 learns of some files: their facts, the analysis of those that need only a syntax check, the rest. */
 export interface ScanResult {
@@ -133,6 +128,7 @@ export interface AuditExecutor {
 /** Pass 1 over `paths`: read and parse each file once, for its facts and (when that is all it needs) its syntax. */
 export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>): Promise<ScanResult> {
   const result: ScanResult = { facts: [], analyses: [], waiting: [] };
+  const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
   for (const path of paths) {
     const audited = isAudited(contract, path);
     const read = await fs.read(path);
@@ -141,13 +137,14 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
       continue;
     }
     const holdsFacts = mayHoldFacts(path, read.text);
-    const needsRules = audited && MAY_NEED_RULES.test(read.text);
+    // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
+    const needsRules = audited && documentMayMatter(read.text, bareDollar);
     const documents = holdsFacts || (audited && !needsRules) ? parseYamlFile(read.text) : undefined;
     result.facts.push([path, holdsFacts ? extractFacts(path, read.text, documents) : null]);
     if (needsRules) {
       result.waiting.push(path);
       keep?.set(path, read.text);
-    } else if (audited) result.analyses.push([path, analyzeFile({ file: path, text: read.text, role: 'resource', contract }, documents)]);
+    } else if (audited) result.analyses.push([path, syntaxOnlyAnalysis(path, read.text, documents!)]);
   }
   return result;
 }

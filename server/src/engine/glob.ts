@@ -50,7 +50,11 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 export function matchesAny(path: string, globs: readonly string[]): boolean {
-  return globs.some((glob) => globMatcher(glob)(path));
+  return globs.some((glob) => {
+    // The default globs (`**/*.yaml`, `**/*.yml`) meet every file of an audit: a suffix test says the same.
+    const suffix = /^\*\*\/\*(\.[A-Za-z0-9]+)$/.exec(glob);
+    return suffix ? path.endsWith(suffix[1]) : globMatcher(glob)(path);
+  });
 }
 
 // ---- Matching without backtracking ------------------------------------------

@@ -21,9 +21,8 @@ export interface WorkerSetup {
 type Reply = { id: number; result?: unknown; error?: string };
 
 /** The worker script: dist/audit-worker.js next to the bundle, or out/server/src/audit-worker.js in tests. */
-function workerScript(): string {
-  for (const candidate of [join(__dirname, 'audit-worker.js'), join(__dirname, '..', 'audit-worker.js')]) if (existsSync(candidate)) return candidate;
-  throw new Error('audit-worker.js not found next to the CLI');
+function workerScript(): string | undefined {
+  return [join(__dirname, 'audit-worker.js'), join(__dirname, '..', 'audit-worker.js')].find((candidate) => existsSync(candidate));
 }
 
 class Pool {
@@ -34,7 +33,7 @@ class Pool {
   constructor(size: number, setup: Omit<WorkerSetup, 'contract'> & { contract: Contract }) {
     this.workers = Array.from({ length: size }, () => {
       // A bounded heap makes each worker collect its parse garbage early: the CLI stays small.
-      const worker = new Worker(workerScript(), { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+      const worker = new Worker(workerScript()!, { workerData: setup });
       worker.on('message', (reply: Reply) => {
         const waiter = this.pending.get(reply.id);
         this.pending.delete(reply.id);
@@ -66,12 +65,8 @@ class Pool {
   }
 }
 
-/** Every n-th path to worker n: big and small files spread evenly enough. */
-function share<T>(items: T[], parts: number): T[][] {
-  const out: T[][] = Array.from({ length: parts }, () => []);
-  items.forEach((item, i) => out[i % parts].push(item));
-  return out;
-}
+/** Files per message: small enough to balance the load, large enough that messages cost little. */
+const BATCH = 100;
 
 /**
  * An executor over `requested` worker threads, by default one per core for
@@ -79,16 +74,28 @@ function share<T>(items: T[], parts: number): T[][] {
  */
 export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: number, requested?: number): ((contract: Contract) => AuditExecutor) | undefined {
   const size = requested ?? Math.min(availableParallelism(), Math.ceil(fileCount / 2000));
-  if (size < 2) return undefined;
+  // Without the worker bundle (a copied CLI), the audit runs in this thread: slower, same result.
+  if (size < 2 || !workerScript()) return undefined;
   return (contract) => {
     const pool = new Pool(size, { ...setup, contract });
-    let owners = new Map<string, number>();
+    const owners = new Map<string, number>();
     return {
       async scan(paths) {
-        const parts = share(paths, pool.size);
-        const results = await Promise.all(parts.map((part, i) => pool.call<ScanResult>(i, { kind: 'scan', paths: part })));
-        owners = new Map(parts.flatMap((part, i) => part.map((path) => [path, i] as [string, number])));
-        return { facts: results.flatMap((r) => r.facts), analyses: results.flatMap((r) => r.analyses), waiting: results.flatMap((r) => r.waiting) };
+        // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
+        const merged: ScanResult = { facts: [], analyses: [], waiting: [] };
+        let next = 0;
+        const work = async (worker: number) => {
+          while (next < paths.length) {
+            const batch = paths.slice(next, (next += BATCH));
+            const result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch });
+            for (const path of batch) owners.set(path, worker);
+            merged.facts.push(...result.facts);
+            merged.analyses.push(...result.analyses);
+            merged.waiting.push(...result.waiting);
+          }
+        };
+        await Promise.all(Array.from({ length: pool.size }, (_, i) => work(i)));
+        return merged;
       },
       async analyze(paths, files, facts) {
         try {
