@@ -1,7 +1,7 @@
 // One audit worker thread (see node/audit-workers.ts): it reads and parses
 // its share of the repository for pass 1, keeps the texts that need rules,
 // and analyses them in pass 2 with the graph the main thread completed.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { analyzeWaiting, indexFromFacts, scanFiles } from './engine/audit';
 import { gitHeadReader } from './node/git-head';
 import type { WorkerSetup } from './node/audit-workers';
@@ -15,7 +15,11 @@ const fs = overlay;
 const kept = new Map<string, string>();
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
 
+// Tests prove a dying worker does not fail the audit: this one dies on its first message.
+const crashOnPurpose = process.env.FLUX_JOB_GUARD_TEST_CRASH_WORKER === '1' && threadId === 1;
+
 parentPort!.on('message', async (message: { id: number; kind: 'scan' | 'analyze'; paths: string[]; files?: string[]; facts?: Parameters<typeof indexFromFacts>[1] }) => {
+  if (crashOnPurpose) process.exit(3);
   try {
     const result =
       message.kind === 'scan'

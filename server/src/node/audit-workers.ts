@@ -6,7 +6,11 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { AuditExecutor, ScanResult } from '../engine/audit';
+import { analyzeWaiting, AuditExecutor, indexFromFacts, scanFiles, ScanResult } from '../engine/audit';
+import type { FileAnalysis } from '../engine/analyze';
+import { OverlayFs, RepoFs } from '../engine/repo-fs';
+import { NodeRepoFs } from './node-repo-fs';
+import { gitHeadReader } from './git-head';
 import type { Contract } from '../engine/contract/model';
 
 export interface WorkerSetup {
@@ -27,23 +31,30 @@ function workerScript(): string | undefined {
 
 class Pool {
   private readonly workers: Worker[];
+  private readonly dead = new Set<number>();
   private next = 0;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { worker: number; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
-  constructor(size: number, setup: Omit<WorkerSetup, 'contract'> & { contract: Contract }) {
-    this.workers = Array.from({ length: size }, () => {
+  constructor(size: number, setup: WorkerSetup) {
+    this.workers = Array.from({ length: size }, (_, index) => {
       // A bounded heap makes each worker collect its parse garbage early: the CLI stays small.
-      const worker = new Worker(workerScript()!, { workerData: setup });
+      const worker = new Worker(workerScript()!, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
       worker.on('message', (reply: Reply) => {
         const waiter = this.pending.get(reply.id);
         this.pending.delete(reply.id);
         if (reply.error !== undefined) waiter?.reject(new Error(reply.error));
         else waiter?.resolve(reply.result);
       });
-      worker.on('error', (error) => {
-        for (const waiter of this.pending.values()) waiter.reject(error);
-        this.pending.clear();
-      });
+      const die = (error: Error) => {
+        this.dead.add(index);
+        for (const [id, waiter] of this.pending) {
+          if (waiter.worker !== index) continue;
+          this.pending.delete(id);
+          waiter.reject(error);
+        }
+      };
+      worker.on('error', die);
+      worker.on('exit', (code) => die(new Error(`audit worker ${index} exited (${code})`)));
       return worker;
     });
   }
@@ -53,15 +64,19 @@ class Pool {
   }
 
   call<T>(worker: number, message: object): Promise<T> {
+    if (this.dead.has(worker)) return Promise.reject(new Error(`audit worker ${worker} is gone`));
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { worker, resolve: resolve as (value: unknown) => void, reject });
       this.workers[worker].postMessage({ id, ...message });
     });
   }
 
   close(): void {
-    for (const worker of this.workers) void worker.terminate();
+    for (const worker of this.workers) {
+      worker.removeAllListeners('exit');
+      void worker.terminate();
+    }
   }
 }
 
@@ -78,7 +93,11 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
   if (size < 2 || !workerScript()) return undefined;
   return (contract) => {
     const pool = new Pool(size, { ...setup, contract });
+    /** Which worker read each file (-1: the main thread, after its worker died). */
     const owners = new Map<string, number>();
+    // A worker that dies (out of memory on a pathological file, a crash) must not fail the
+    // audit: its batches run here instead, with the same functions.
+    const here = hereFs(setup);
     return {
       async scan(paths) {
         // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
@@ -87,27 +106,56 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
         const work = async (worker: number) => {
           while (next < paths.length) {
             const batch = paths.slice(next, (next += BATCH));
-            const result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch });
-            for (const path of batch) owners.set(path, worker);
+            let owner = worker;
+            let result: ScanResult;
+            try {
+              result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch });
+            } catch {
+              owner = -1;
+              result = await scanFiles(here, contract, batch);
+            }
+            for (const path of batch) owners.set(path, owner);
             merged.facts.push(...result.facts);
             merged.analyses.push(...result.analyses);
             merged.waiting.push(...result.waiting);
+            if (owner === -1) return; // that worker is gone: the others (or this thread) take the rest
           }
         };
         await Promise.all(Array.from({ length: pool.size }, (_, i) => work(i)));
+        if (next < paths.length) Object.assign(merged, mergeScans(merged, await scanFiles(here, contract, paths.slice(next)), paths.slice(next), owners));
         return merged;
       },
       async analyze(paths, files, facts) {
         try {
           // Each file goes back to the worker that read it; the worker rebuilds the graph from the facts.
           const parts: string[][] = Array.from({ length: pool.size }, () => []);
-          for (const path of paths) parts[owners.get(path) ?? 0].push(path);
-          const results = await Promise.all(parts.map((part, i) => pool.call<Array<[string, unknown]>>(i, { kind: 'analyze', paths: part, files, facts })));
-          return results.flat() as Awaited<ReturnType<AuditExecutor['analyze']>>;
+          const mine: string[] = [];
+          for (const path of paths) {
+            const owner = owners.get(path) ?? -1;
+            (owner === -1 ? mine : parts[owner]).push(path);
+          }
+          const analyzeHere = async (list: string[]) => analyzeWaiting(here, contract, indexFromFacts(files, facts), list, setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined);
+          const results = await Promise.all([
+            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Array<[string, FileAnalysis]>>(i, { kind: 'analyze', paths: part, files, facts }).catch(() => analyzeHere(part)))),
+            mine.length > 0 ? analyzeHere(mine) : Promise.resolve([]),
+          ]);
+          return results.flat();
         } finally {
           pool.close();
         }
       },
     };
   };
+}
+
+function mergeScans(into: ScanResult, more: ScanResult, paths: string[], owners: Map<string, number>): ScanResult {
+  for (const path of paths) owners.set(path, -1);
+  return { facts: [...into.facts, ...more.facts], analyses: [...into.analyses, ...more.analyses], waiting: [...into.waiting, ...more.waiting] };
+}
+
+/** The files as the workers see them, for work that falls back to this thread. */
+function hereFs(setup: Omit<WorkerSetup, 'contract'>): RepoFs {
+  const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+  for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
+  return overlay;
 }
