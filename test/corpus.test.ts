@@ -13,22 +13,12 @@ import { parseAllDocuments } from 'yaml';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/repo-fs';
 import { RULE_IDS } from '../server/src/engine/rules';
 import { LspText, rangeOffsets } from './helpers/arbitraries';
+import type { JsonFinding } from '../server/src/cli/formats';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
 const CLI = join(ROOT, 'dist', 'cli.js');
 
-interface JsonFinding {
-  rule: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  job: string | null;
-  message: string;
-}
 
 function run(dir: string): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

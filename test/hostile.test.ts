@@ -19,23 +19,13 @@ import { LineIndex } from '../server/src/engine/text';
 import type { Finding } from '../server/src/engine/types';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';
 import { applyLspEdits, LspText, rangeOffsets } from './helpers/arbitraries';
+import type { JsonFinding } from '../server/src/cli/formats';
 
 const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'hostile');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const SECRET = 'SECRET-MARKER-7f3a';
 
-interface JsonFinding {
-  rule: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  job: string | null;
-  message: string;
-}
 interface JsonReport {
   version: number;
   summary: { files: number; jobs: number; errors: number; warnings: number };

@@ -1,5 +1,5 @@
 // The fast path and the straightforward one must agree: the per-document
-// cached analysis the server runs as the user types (IncrementalAnalyzer),
+// cached analysis the server runs as the user types (DocumentSession),
 // fed a sequence of edits, gives exactly the findings of analyzeFile over the
 // whole text, and so does a parse of the whole text in one go.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { chunksOf, DocumentSession, documentMayMatter, IncrementalAnalyzer, rechunk } from '../server/src/engine/incremental';
+import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/incremental';
 import { parseYamlFile } from '../server/src/engine/yaml-docs';
 import { extractFacts } from '../server/src/engine/flux/facts';
 import type { ParsedDocument } from '../server/src/engine/yaml-docs';
@@ -33,11 +33,12 @@ const strip = (findings: ReturnType<typeof analyzeFile>['findings']) => JSON.par
 test('incremental analysis over random edit sequences equals a full analysis after every edit', () => {
   fc.assert(
     fc.property(manifestArb, fc.array(mutationArb, { minLength: 1, maxLength: 8 }), (original, mutations) => {
-      const analyzer = new IncrementalAnalyzer();
+      const session = new DocumentSession('apps/jobs.yaml');
       let text = original;
       for (const mutation of [null, ...mutations]) {
         if (mutation) text = applyMutation(text, mutation);
-        const fast = analyzer.analyze(input(text), 'context');
+        session.update(text);
+        const fast = session.analyze(input(text), 'context', null);
         const full = analyzeFile(input(text));
         assert.deepEqual(strip(fast.findings), strip(full.findings));
         assert.deepEqual(fast.jobs, full.jobs);
@@ -107,12 +108,13 @@ function mapsAsArrays(_key: string, value: unknown) {
 }
 
 test('negative control: a stale cache is detected (a context change that is not signalled gives old findings)', () => {
-  const analyzer = new IncrementalAnalyzer();
+  const session = new DocumentSession('apps/jobs.yaml');
   const job = 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  ttlSecondsAfterFinished: 3600\n  template: {}\n';
-  analyzer.analyze(input(job), 'v1');
+  session.update(job);
+  session.analyze(input(job), 'v1', null);
   const other = { ...input(job), contract: { ...contract, requiredTtl: 3600 } };
-  assert.notDeepEqual(strip(analyzer.analyze(other, 'v1').findings), strip(analyzeFile(other).findings), 'same context key: the cache answers (old findings)');
-  assert.deepEqual(strip(analyzer.analyze(other, 'v2').findings), strip(analyzeFile(other).findings), 'a new context key: fresh findings');
+  assert.notDeepEqual(strip(session.analyze(other, 'v1', null).findings), strip(analyzeFile(other).findings), 'same context key: the cache answers (old findings)');
+  assert.deepEqual(strip(session.analyze(other, 'v2', null).findings), strip(analyzeFile(other).findings), 'a new context key: fresh findings');
 });
 
 test('a file the prefilter calls irrelevant gets from the syntax-only path exactly what the full analysis gives', () => {

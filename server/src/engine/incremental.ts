@@ -63,30 +63,6 @@ function shiftFinding(finding: Finding, lines: number, file: string): Finding {
   };
 }
 
-export class IncrementalAnalyzer {
-  private cache = new Map<string, FileAnalysis>();
-  private context = '';
-
-  /** `context` must change whenever anything but the text can change the result. */
-  analyze(input: FileInput, context: string): FileAnalysis {
-    if (context !== this.context) {
-      this.cache.clear();
-      this.context = context;
-    }
-    const next = new Map<string, FileAnalysis>();
-    const findings: Finding[] = [];
-    const jobs: FileAnalysis['jobs'] = [];
-    for (const chunk of chunksOf(input.text)) {
-      let result = next.get(chunk.key) ?? this.cache.get(chunk.key);
-      if (!result) result = detachedCopy(analyzeFile({ ...input, text: input.text.slice(chunk.start, chunk.end) }));
-      next.set(chunk.key, result);
-      for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
-      jobs.push(...result.jobs);
-    }
-    this.cache = next; // documents that are gone leave the cache
-    return { findings, jobs };
-  }
-}
 
 /** Shifts every `span` / `pathSpan` by `offset` and every `line` by `lines` (facts found in one document). */
 function shiftFacts<T>(value: T, offset: number, lines: number): T {
