@@ -12,6 +12,7 @@ import { after, describe, test } from 'node:test';
 import { RULE_IDS } from '../server/src/engine/rules';
 import type { JsonReport } from '../server/src/cli/formats';
 import { lines } from './helpers/table';
+import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -28,21 +29,11 @@ function cli(args: string[], cwd = ROOT): Run {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** Temporary folders this file made, removed when its tests are done. */
-const created: string[] = [];
-after(() => {
-  for (const dir of created) rmSync(dir, { recursive: true, force: true });
-});
+after(removeTempRepos);
 
 /** A repository in a new temporary folder. */
 function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fjg-cli-'));
-  created.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
+  return tempRepo('fjg-cli-', files);
 }
 
 type JsonOutput = JsonReport;

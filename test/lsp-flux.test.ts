@@ -1,12 +1,11 @@
 // Flux substitution over lsp --stdio: hover on a defined ${NAME}, go to its
 // definition, the escape quick fix, fix-all, the TTL hover and the preview.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, Location, MarkupContent } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const KUSTOMIZATION = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -44,11 +43,7 @@ let client: TestLspClient;
 let uri: string;
 
 before(async () => {
-  root = mkdtempSync(join(tmpdir(), 'fjg-flux-'));
-  for (const [path, text] of Object.entries({ 'flux/apps.yaml': KUSTOMIZATION, 'apps/job.yaml': JOB })) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  root = tempRepo('fjg-flux-', { 'flux/apps.yaml': KUSTOMIZATION, 'apps/job.yaml': JOB });
   client = new TestLspClient();
   await client.initialize(root);
   uri = fileUri(join(root, 'apps/job.yaml'));
@@ -56,7 +51,10 @@ before(async () => {
   await client.waitForDiagnostics(uri, (d) => d.filter((x) => x.code === 'flux-substitution-undefined').length === 2);
 });
 
-after(() => client.shutdown());
+after(async () => {
+  await client.shutdown();
+  removeTempRepos();
+});
 
 const line = 13;
 const columnOf = (needle: string) => JOB.split('\n')[line].indexOf(needle);

@@ -10,25 +10,17 @@ import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
 import { lines } from './helpers/table';
+import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const CONTRACT = '.flux-job-guard.yaml';
 const PLACEHOLDER = '# converges: TODO say why a second run reaches the same state and does not fail';
 const NOTE = '# converges: it skips what is already done';
 
-/** Temporary folders this file made, removed when its tests are done. */
-const created: string[] = [];
-after(() => {
-  for (const dir of created) rmSync(dir, { recursive: true, force: true });
-});
+after(removeTempRepos);
 
+/** A repository in a new temporary folder. */
 function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fjg-lsp-'));
-  created.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
+  return tempRepo('fjg-lsp-', files);
 }
 
 /** A Job; `spec:` is line 4 and `specLines` start at line 5. */

@@ -88,7 +88,3 @@ function misplacedTtls(parsed: ParsedDocument, root: YAMLMap): Array<TtlFacts & 
   }
   return found.sort((a, b) => a.keySpan[0] - b.keySpan[0]);
 }
-
-export function documentRootIsMap(doc: Document): boolean {
-  return isMap(doc.contents);
-}

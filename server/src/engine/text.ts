@@ -70,18 +70,3 @@ export function lineEnding(text: string, near = 0): '\r\n' | '\n' {
   if (lf === -1) lf = text.lastIndexOf('\n', near);
   return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
 }
-
-/** Leading spaces of a line (YAML indentation never uses tabs). */
-export function indentOf(line: string): string {
-  return /^ */.exec(line)![0];
-}
-
-/** A cheap, stable content hash (FNV-1a over UTF-16 units) for caches. */
-export function hashText(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36) + ':' + text.length.toString(36);
-}

@@ -1,7 +1,7 @@
 // Minimal text edits on YAML source: every fix inserts or replaces the few
 // characters it must, keeps comments and formatting, and writes the file's
 // own line ending. Offsets in, offsets out; callers turn them into ranges.
-import { indentOf, LineIndex, lineEnding } from './text';
+import { LineIndex, lineEnding } from './text';
 import { parse as parseYaml } from 'yaml';
 import { isMap, isScalar, isSeq, Node, YAMLMap, YAMLSeq } from './yaml-docs';
 
@@ -101,7 +101,7 @@ export function appendListEntry(text: string, root: YAMLMap | null, base: number
 
 function appendToListValue(text: string, lines: LineIndex, base: number, keyNode: Node, value: Node | null, keyIndent: string, item: (indent: string) => string, eol: string): OffsetEdit | null {
   if (value === null || (isScalar(value) && value.value === null)) {
-    return insertAfter(lines, base + keyNode.range![1], eol, item(keyIndent + '  '), true);
+    return insertAfter(lines, base + keyNode.range![1], eol, item(keyIndent + '  '));
   }
   if (!isSeq(value)) return null;
   const seq = value as YAMLSeq;
@@ -129,14 +129,13 @@ function nestedKeys(keys: string[], indent: string, item: (indent: string) => st
 }
 
 /** Inserts `block` on new lines after the line holding the last character before `offset`. */
-function insertAfter(lines: LineIndex, offset: number, eol: string, block: string, sameLineValue = false): OffsetEdit {
+function insertAfter(lines: LineIndex, offset: number, eol: string, block: string): OffsetEdit {
   // A collection's range runs on over its trailing comments and the next line's indentation: back
   // up to its last character, or the block lands on the next key's line (in the wrong list).
   let end = offset;
   while (end > 0 && /\s/.test(lines.text[end - 1])) end--;
   const line = lines.position(Math.max(0, end - 1)).line;
   const at = lines.lineEnd(line);
-  void sameLineValue;
   return { start: at, end: at, newText: eol + block };
 }
 
@@ -148,4 +147,3 @@ export function yamlString(value: string): string {
   return plain && parseYaml(value) === value ? value : JSON.stringify(value);
 }
 
-export { indentOf };

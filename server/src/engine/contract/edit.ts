@@ -1,7 +1,7 @@
 // Quick-fix edits of the contract file: add a Job to a list (creating the
 // file or the keys when they are missing) or update an entry's value. The
 // reason is a placeholder a person must replace.
-import { LineIndex, lineEnding } from '../text';
+import { LineIndex } from '../text';
 import type { FileEdit } from '../types';
 import { appendListEntry, yamlString } from '../yaml-edit';
 import { asMap, parseYamlFile, ParsedDocument } from '../yaml-docs';
@@ -34,7 +34,6 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
   const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, ['ttl', list], itemLines);
   if (!edit) return null;
   const lines = new LineIndex(contract.text);
-  void lineEnding;
   return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };
 }
 
