@@ -10,7 +10,7 @@ import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine
 import { defaultContract } from '../server/src/engine/contract/load';
 import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/incremental';
 import { parseYamlFile } from '../server/src/engine/yaml-docs';
-import { extractFacts } from '../server/src/engine/flux/facts';
+import { summarizeFile } from '../server/src/engine/repo-index';
 import type { ParsedDocument } from '../server/src/engine/yaml-docs';
 import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
 
@@ -59,14 +59,14 @@ test('splitting at --- gives the same findings as parsing the whole text at once
   );
 });
 
-test('incremental facts equal facts of the whole text, after edits', () => {
+test('incremental summaries (facts and names used) equal those of the whole text, after edits', () => {
   const kustomization = (name: string, line: string) => `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
   const session = new DocumentSession('flux/ks.yaml');
-  let text = kustomization('a', 'A: "1"') + 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: y\n' + kustomization('b', 'B: "2"');
-  for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: y', 'X: y\n  Z: w'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {
+  let text = kustomization('a', 'A: "1"') + 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: ${Y}\n' + kustomization('b', 'B: "2"');
+  for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: ${Y}', 'X: ${Y}\n  Z: ${W:=w} ${V}'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {
     text = edit(text);
     session.update(text);
-    assert.deepEqual(JSON.parse(JSON.stringify(session.extractFacts(), mapsAsArrays)), JSON.parse(JSON.stringify(extractFacts('flux/ks.yaml', text), mapsAsArrays)));
+    assert.deepEqual(JSON.parse(JSON.stringify(session.summary(), mapsAsArrays)), JSON.parse(JSON.stringify(summarizeFile('flux/ks.yaml', text), mapsAsArrays)));
   }
 });
 

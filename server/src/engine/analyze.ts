@@ -11,7 +11,7 @@ import { LineIndex } from './text';
 import type { Finding, Fix, RuleMeta } from './types';
 import { parseYamlFile, ParsedDocument } from './yaml-docs';
 import { YAML_SYNTAX } from './rules/catalogue';
-import { FluxFileContext, substitutionFindings } from './flux/check';
+import { buildersIn, documentSubstitutionFindings, FluxFileContext, generatorSubstitutionFindings } from './flux/check';
 import type { OffsetEdit } from './yaml-edit';
 
 /** How a file takes part in the repository (decided by the repository index). */
@@ -32,6 +32,14 @@ export interface FileInput {
   file: string;
   text: string;
   role: FileRole;
+  /**
+   * Whether the Job and pod rules apply to its documents: resources Flux applies (or, where the
+   * model finds no root or the contract writes jobs.include, any resource under jobs.include).
+   * Default: the role is 'resource'.
+   */
+  resourceRules?: boolean;
+  /** Whether the file is YAML (parsed into documents); a generator input may be any text. Default true. */
+  yaml?: boolean;
   contract: Contract;
   /** The Flux Kustomizations that build the file; absent: none does. */
   flux?: FluxFileContext;
@@ -46,21 +54,42 @@ export function coverageOf(contract: Contract, file: string, name: string | null
   return { noFinishTimeout: contract.noFinishTimeout.filter(covers), otherFinishTimeout: contract.otherFinishTimeout.filter(covers) };
 }
 
-export function analyzeFile(input: FileInput, documents: ParsedDocument[] = parseYamlFile(input.text)): FileAnalysis {
+/** The analysis of a whole file: its YAML documents, and its bytes where a generator reads them. */
+export function analyzeFile(input: FileInput, documents?: ParsedDocument[]): FileAnalysis {
+  const generated = analyzeGeneratorInput(input);
+  if (input.yaml === false) return generated;
+  const analysis = analyzeDocuments(input, documents ?? parseYamlFile(input.text));
+  return generated.findings.length === 0 ? analysis : { findings: [...generated.findings, ...analysis.findings], jobs: analysis.jobs };
+}
+
+/** Substitution findings in the bytes of a file that a configMapGenerator reads (whole-text: never per document). */
+export function analyzeGeneratorInput(input: FileInput): FileAnalysis {
+  if (!input.flux || input.role === 'chart-template' || !input.flux.entries.some((entry) => entry.role === 'generator')) return { findings: [], jobs: [] };
+  const lines = new LineIndex(input.text);
+  return { findings: generatorSubstitutionFindings(input.text, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)), jobs: [] };
+}
+
+function substitutionFinding(file: string, lines: LineIndex) {
+  return (meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding => {
+    const made = makeFinding(meta, file, lines, span, message, null, fixes);
+    return severity ? { ...made, severity } : made;
+  };
+}
+
+/** The analysis of YAML documents (the whole file's, or one document's in the editor's cache). */
+export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]): FileAnalysis {
   if (input.role === 'chart-template') return { findings: [], jobs: [] }; // Helm templates are not YAML until rendered
   const lines = new LineIndex(input.text);
   const findings: Finding[] = [];
   const jobs: JobRecord[] = [];
+  const resourceRules = input.resourceRules ?? input.role === 'resource';
   for (const parsed of documents) {
     if (parsed.errors.length > 0) {
       findings.push(syntaxFinding(input.file, lines, parsed));
       continue;
     }
-    if (input.flux) pushAll(findings, substitutionFindings(parsed, input.flux, (meta, span, message, fixes, severity) => {
-      const made = makeFinding(meta, input.file, lines, span, message, null, fixes);
-      return severity ? { ...made, severity } : made;
-    }, (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
-    if (input.role !== 'resource') continue;
+    if (input.flux) pushAll(findings, documentSubstitutionFindings(parsed, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
+    if (!resourceRules) continue;
     const documentContext = documentRuleContext(input, lines);
     for (const rule of DOCUMENT_RULES) pushAll(findings, rule.check(parsed, documentContext));
     if (!isJobDocument(parsed)) continue;
@@ -118,11 +147,11 @@ function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleCo
   const { file, contract } = input;
   return {
     ...baseContext(input, lines),
-    builders: input.flux?.builders ?? [],
+    builders: input.flux ? buildersIn(input.flux, ['resource']) : [],
     repository: input.repository ?? NO_REPOSITORY,
     finding: (meta, span, message, fixes, job) => makeFinding(meta, file, lines, span, message, job ?? null, fixes),
     contractListFix: (title, path, itemLines) => {
-      const edit = contractListEdit(contract, path, itemLines);
+      const edit = contractListEdit(contract, path, [itemLines]);
       return edit ? { title, edits: [edit] } : null;
     },
   };

@@ -4,22 +4,24 @@
 import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
 import { analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
 import { syntaxOnlyAnalysis } from './analyze';
-import { extractFacts, FileFacts, mayHoldFacts } from './flux/facts';
 import { parseYamlFile } from './yaml-docs';
 import { documentMayMatter } from './incremental';
-import { checkContractEntries, checkExternalAccounts, FileJobs, noJobsFinding } from './contract/checks';
+import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
 import type { Contract, Settings } from './contract/model';
-import { CONTRACT_FILE_NAME, contractDir } from './contract/model';
-import { matchesAny } from './glob';
-import { isYamlPath } from './paths';
+import { CONTRACT_FILE_NAME } from './contract/model';
+import type { InputFacts } from './flux/graph';
+import { inputFacts } from './flux/input-facts';
 import { RepoFs, ReadResult } from './repo-fs';
-import { RepoIndex } from './repo-index';
+import { FileSummary, RepoIndex, summarizeFile } from './repo-index';
 import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
 import { RULE_IDS } from './rules';
+import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
 import { applySeverities } from './severity';
 import { LineIndex } from './text';
 import type { Finding } from './types';
+
+export { isAudited, mayBeIndexed };
 
 export interface Summary {
   files: number;
@@ -46,29 +48,6 @@ export interface AuditOptions {
   executor?: (contract: Contract) => AuditExecutor;
 }
 
-const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
-
-/** Whether the audit looks at a file: a YAML file under `include`, not under `exclude`. */
-export function isAudited(contract: Contract, path: string): boolean {
-  if (!isYamlPath(path) || ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
-  const relative = relativeToContract(contract, path);
-  if (relative === null || (HIDDEN.test(relative) && !contract.include.some((glob) => HIDDEN.test(glob)))) return false;
-  return matchesAny(relative, contract.include) && !matchesAny(relative, contract.exclude);
-}
-
-/**
- * A hidden file or folder (`.archive/`, `.github/`): as with minimatch's default, `*` and `**` do
- * not reach into them; an include glob that names one (`.archive/**`) does.
- */
-const HIDDEN = /(^|\/)\.(?!\.?\/)/;
-
-/** Globs are relative to the contract file's folder. */
-function relativeToContract(contract: Contract, path: string): string | null {
-  const dir = contractDir(contract.path);
-  if (dir === '') return path;
-  return path.startsWith(dir + '/') ? path.slice(dir.length + 1) : null;
-}
-
 export async function readContract(fs: RepoFs, options: AuditOptions) {
   const path = options.contractPath ?? CONTRACT_FILE_NAME;
   const read = await fs.read(path);
@@ -83,21 +62,32 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
   return loaded;
 }
 
-/** Whether a file can contribute to the repository index (YAML files and Chart.yaml). */
-export function mayBeIndexed(path: string): boolean {
-  return (isYamlPath(path) || path === 'Kustomization' || path.endsWith('/Kustomization')) && !ALWAYS_EXCLUDED.test(path);
-}
-
-/** Reads every file that may feed the index once; `texts` keeps them for the analysis that follows. */
-export async function buildRepoIndex(fs: RepoFs, files: string[], texts?: Map<string, ReadResult>): Promise<RepoIndex> {
+/**
+ * Reads every file that may feed the index once, then the generator inputs
+ * its kustomization files name; `texts` keeps them for the analysis that follows.
+ */
+export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, texts?: Map<string, ReadResult>): Promise<RepoIndex> {
   const index = new RepoIndex();
   index.setFiles(files);
+  index.setFluxConfig(contract.flux);
   for (const path of files.filter(mayBeIndexed)) {
     const read = await fs.read(path);
     texts?.set(path, read);
-    if (read.kind === 'text') index.update(path, read.text);
+    if (read.kind === 'text') index.record(path, summarizeFile(path, read.text));
   }
+  await readInputs(fs, index, texts);
   return index;
+}
+
+/** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */
+export async function readInputs(fs: RepoFs, index: RepoIndex, texts?: Map<string, ReadResult>): Promise<string[]> {
+  const paths = index.unreadInputs();
+  for (const path of paths) {
+    const read = texts?.get(path) ?? (await fs.read(path));
+    texts?.set(path, read);
+    if (read.kind === 'text') index.recordInput(path, inputFacts(path, read.text));
+  }
+  return paths;
 }
 
 /** A finding for a file that could not be analysed. */
@@ -107,40 +97,58 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
 }
 
 
-/** What pass 1 learns of some files: their facts, the analysis of those that need only a syntax check, the rest. */
+/** What pass 1 learns of some files: their summaries, the analysis of those that need only a syntax check, the rest. */
 export interface ScanResult {
-  facts: Array<[string, FileFacts | null]>;
+  summaries: Array<[string, FileSummary]>;
   analyses: Array<[string, FileAnalysis]>;
-  /** Audited files that need the rules, hence the complete graph. */
+  /** Files that need the rules, hence the complete model. */
   waiting: string[];
+  /** Generator inputs read in pass 1b: what they hold. */
+  inputs: Array<[string, InputFacts]>;
+}
+
+/** Everything pass 2 needs to rebuild the index anywhere (a worker thread included). */
+export interface IndexData {
+  files: string[];
+  summaries: Array<[string, FileSummary]>;
+  inputs: Array<[string, InputFacts]>;
 }
 
 /**
- * Runs the two passes of the audit over parts of the file list: in this
- * thread by default, or spread over worker threads (server/src/node). Both
- * passes are pure functions of the files, so the split cannot change results.
+ * Runs the passes of the audit over parts of the file list: in this thread
+ * by default, or spread over worker threads (server/src/node). Every pass is
+ * a pure function of the files, so the split cannot change results.
  */
 export interface AuditExecutor {
-  scan(paths: string[]): Promise<ScanResult>;
-  analyze(paths: string[], files: string[], facts: Array<[string, FileFacts | null]>): Promise<Array<[string, FileAnalysis]>>;
+  /** Pass 1 (files that may feed the index) or, with `inputs`, pass 1b (generator inputs). */
+  scan(paths: string[], inputs?: boolean): Promise<ScanResult>;
+  analyze(paths: string[], data: IndexData): Promise<Array<[string, FileAnalysis]>>;
 }
 
-/** Pass 1 over `paths`: read and parse each file once, for its facts and (when that is all it needs) its syntax. */
-export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>): Promise<ScanResult> {
-  const result: ScanResult = { facts: [], analyses: [], waiting: [] };
+/** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
+export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>, inputs = false): Promise<ScanResult> {
+  const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [] };
   const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
   for (const path of paths) {
-    const audited = isAudited(contract, path);
     const read = await fs.read(path);
+    if (inputs) {
+      if (read.kind !== 'text') continue;
+      result.inputs.push([path, inputFacts(path, read.text)]);
+      if (read.text.includes('$')) {
+        result.waiting.push(path);
+        keep?.set(path, read.text);
+      }
+      continue;
+    }
+    const audited = isAudited(contract, path);
     if (read.kind !== 'text') {
       if (audited && read.kind === 'skipped') result.analyses.push([path, { findings: [skippedFinding(path, read)], jobs: [] }]);
       continue;
     }
-    const holdsFacts = mayHoldFacts(path, read.text);
     // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
     const needsRules = audited && documentMayMatter(read.text, bareDollar);
-    const documents = holdsFacts || (audited && !needsRules) ? parseYamlFile(read.text) : undefined;
-    result.facts.push([path, holdsFacts ? extractFacts(path, read.text, documents) : null]);
+    const documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
+    result.summaries.push([path, summarizeFile(path, read.text, documents)]);
     if (needsRules) {
       result.waiting.push(path);
       keep?.set(path, read.text);
@@ -149,15 +157,17 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
   return result;
 }
 
-/** The repository index from the facts pass 1 found. */
-export function indexFromFacts(files: string[], facts: Array<[string, FileFacts | null]>): RepoIndex {
+/** The repository index from what the passes found. */
+export function indexFrom(data: IndexData, contract: Contract): RepoIndex {
   const index = new RepoIndex();
-  index.setFiles(files);
-  for (const [path, fileFacts] of facts) index.update(path, '', fileFacts);
+  index.setFiles(data.files);
+  index.setFluxConfig(contract.flux);
+  for (const [path, summary] of data.summaries) index.record(path, summary);
+  for (const [path, facts] of data.inputs) index.recordInput(path, facts);
   return index;
 }
 
-/** Pass 2 over `paths`: every rule, with the complete graph (graph problems included). */
+/** Pass 2 over `paths`: every rule, with the complete model (its problems included). */
 export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: RepoIndex, paths: string[], head?: HeadReader, kept?: Map<string, string>): Promise<Array<[string, FileAnalysis]>> {
   const out: Array<[string, FileAnalysis]> = [];
   for (const path of paths) {
@@ -168,6 +178,7 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: Repo
       if (read.kind !== 'text') continue;
       text = read.text;
     }
+    if (!isAnalyzed(contract, index, path)) continue;
     const headText = head && mayHoldJob(text) ? await head(path) : undefined;
     out.push([path, analyzeInRepo(index, contract, path, text, undefined, headText)]);
   }
@@ -178,8 +189,8 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: Repo
 function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): AuditExecutor {
   const kept = new Map<string, string>();
   return {
-    scan: (paths) => scanFiles(fs, contract, paths, kept),
-    analyze: (paths, files, facts) => analyzeWaiting(fs, contract, indexFromFacts(files, facts), paths, head, kept),
+    scan: (paths, inputs) => scanFiles(fs, contract, paths, kept, inputs),
+    analyze: (paths, data) => analyzeWaiting(fs, contract, indexFrom(data, contract), paths, head, kept),
   };
 }
 
@@ -189,23 +200,36 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const findings: Finding[] = [...contractFindings];
   const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
 
-  // Pass 1: every file is read and parsed once, for the index (facts) and its syntax. Files
-  // that can need more than a syntax check wait for the graph the others complete.
+  // Pass 1: every file is read and parsed once, for the index and its syntax. Files that can
+  // need more than a syntax check wait for the model the others complete.
   const scanned = await executor.scan(files.filter(mayBeIndexed));
-  const index = indexFromFacts(files, scanned.facts);
+  const data: IndexData = { files, summaries: scanned.summaries, inputs: [] };
+  const index = indexFrom(data, contract);
+  // Pass 1b: the files the kustomizations' generators read (scripts, env and config files).
+  const inputs = await executor.scan(index.unreadInputs(), true);
+  data.inputs = inputs.inputs;
+  for (const [path, facts] of inputs.inputs) index.recordInput(path, facts);
   const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
   const syntaxOnly = new Set(analyses.keys());
 
-  // Pass 2: with the graph complete, the files that need rules, and graph problems where they live.
-  for (const [path, analysis] of await executor.analyze(scanned.waiting, files, scanned.facts)) analyses.set(path, analysis);
+  // Pass 2: with the model complete, the files that need rules, and the model's problems where they live.
+  const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])];
+  for (const [path, analysis] of await executor.analyze(waiting, data)) {
+    analyses.set(path, analysis);
+    syntaxOnly.delete(path);
+  }
   const analyzeText = async (path: string, text: string) => {
     const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
     return analyzeInRepo(index, contract, path, text, undefined, headText);
   };
-  for (const path of new Set(index.fluxGraph().problems.map((problem) => problem.file))) {
-    const analysis = analyses.get(path);
-    const read = analysis && syntaxOnly.has(path) ? await fs.read(path) : null;
-    if (analysis && read?.kind === 'text') analyses.set(path, withGraphProblems(index, path, read.text, analysis));
+  for (const path of new Set(index.graphProblems().map((problem) => problem.file))) {
+    let analysis = analyses.get(path);
+    if (analysis && !syntaxOnly.has(path)) continue;
+    const read = await fs.read(path);
+    if (read.kind !== 'text') continue;
+    // A file the audit does not otherwise look at (a Kustomization outside jobs.include) still shows the model's problems.
+    analysis ??= { findings: [], jobs: [] };
+    analyses.set(path, withGraphProblems(index, contract, path, read.text, analysis));
   }
   for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, { findings: [], jobs: [] });
   for (const analysis of analyses.values()) if (analysis) pushAll(findings, analysis.findings);
@@ -223,10 +247,12 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   }
   pushAll(findings, checkContractEntries(contract, (file) => jobsIn.get(file)!));
   pushAll(findings, checkExternalAccounts(contract, index));
+  pushAll(findings, checkFluxEntries(contract, index));
 
-  const audited = [...analyses.entries()].filter(([path, analysis]) => analysis && isAudited(contract, path));
-  const summary = summarize(contract, audited.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));
-  if (summary.jobs === 0) findings.push(noJobsFinding(contract));
+  const counted = [...analyses.entries()].filter(([path, analysis]) => analysis && resourceRulesApply(contract, index, path));
+  const summary = summarize(contract, counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));
+  // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
+  if (summary.jobs === 0 && contract.exists) findings.push(noJobsFinding(contract));
   const final = sortFindings(applySeverities(findings, contract.rules));
   summary.errors = final.filter((finding) => finding.severity === 'error').length;
   summary.warnings = final.filter((finding) => finding.severity === 'warning').length;

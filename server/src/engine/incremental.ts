@@ -5,8 +5,9 @@
 // line, and shifted into place; the cache is dropped whenever the context
 // (contract, repository index, role, git HEAD) changes. `analyzeFile` over
 // the whole text is the reference this must always agree with (tested).
-import { analyzeFile, FileAnalysis, FileInput } from './analyze';
-import { extractFacts, FileFacts, mayHoldFacts } from './flux/facts';
+import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
+import { emptyFacts, FileFacts } from './flux/facts';
+import { FileSummary, summarizeFile } from './repo-index';
 import { documentBoundaries, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
 
@@ -148,7 +149,7 @@ export class DocumentSession {
   private text = '';
   private chunks: Chunk[] = [];
   private readonly parses = new Map<string, ParsedDocument[]>();
-  private facts = new Map<string, FileFacts | null>();
+  private summaries = new Map<string, FileSummary>();
   private analyses = new Map<string, FileAnalysis>();
   private context = '';
 
@@ -171,29 +172,34 @@ export class DocumentSession {
     return documents;
   }
 
-  /** The file's facts for the repository index (null when it has none). */
-  extractFacts(): FileFacts | null {
-    const next = new Map<string, FileFacts | null>();
-    const merged: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
+  /** What the file contributes to the repository index, from the documents an edit touched (the rest cached). */
+  summary(): FileSummary {
+    const next = new Map<string, FileSummary>();
+    const merged: FileFacts = emptyFacts();
+    const uses = new Set<string>();
     let any = false;
     for (const chunk of this.chunks) {
-      let facts = next.has(chunk.key) ? next.get(chunk.key)! : this.facts.get(chunk.key);
-      if (facts === undefined) {
+      let summary = next.get(chunk.key) ?? this.summaries.get(chunk.key);
+      if (summary === undefined) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
-        facts = mayHoldFacts(this.path, chunkText) ? detachedCopy(extractFacts(this.path, chunkText, this.documents(chunk))) : null;
+        summary = detachedCopy(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
       }
-      next.set(chunk.key, facts);
-      if (!facts) continue;
+      next.set(chunk.key, summary);
+      for (const name of summary.uses) uses.add(name);
+      if (!summary.facts) continue;
       any = true;
-      const shifted = shiftFacts(facts, chunk.start, chunk.line);
+      const shifted = shiftFacts(summary.facts, chunk.start, chunk.line);
       merged.kustomizations.push(...shifted.kustomizations);
       merged.variableSources.push(...shifted.variableSources);
       merged.serviceAccounts.push(...shifted.serviceAccounts);
       merged.serviceAccountUses.push(...shifted.serviceAccountUses);
+      merged.sources.push(...shifted.sources);
+      merged.syncs.push(...shifted.syncs);
+      merged.webhooks.push(...shifted.webhooks);
       merged.kustomize ??= shifted.kustomize;
     }
-    this.facts = next;
-    return any ? merged : null;
+    this.summaries = next;
+    return { facts: any ? merged : null, uses: [...uses].sort() };
   }
 
   /**
@@ -202,6 +208,7 @@ export class DocumentSession {
    * proves irrelevant are not parsed (their syntax errors are not wanted).
    */
   analyze(input: FileInput, context: string, onlyWhatMatters: { bareDollar: boolean } | null): FileAnalysis {
+    if (input.yaml === false) return analyzeGeneratorInput(input); // not YAML: one text, no documents
     if (context !== this.context) {
       this.analyses.clear();
       this.context = context;
@@ -216,13 +223,15 @@ export class DocumentSession {
         result =
           onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
             ? { findings: [], jobs: [] }
-            : detachedCopy(analyzeFile({ ...input, text: chunkText }, this.documents(chunk)));
+            : detachedCopy(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
       }
       next.set(chunk.key, result);
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
       jobs.push(...result.jobs);
     }
     this.analyses = next;
+    // What a generator reads is substituted as one text: never per document.
+    for (const finding of analyzeGeneratorInput(input).findings) findings.push(finding);
     return { findings, jobs };
   }
 }

@@ -1,19 +1,24 @@
 // One file analysed in the context of its repository: its role (resource,
-// patch, chart template), the Flux Kustomizations that build it, and the
-// graph problems that live in it. The audit and the server both call this,
-// so the editor and the CLI cannot disagree.
+// patch, chart template, generator input), the Flux Kustomizations that build
+// it, and the model's problems that live in it. The audit and the server both
+// call this, so the editor and the CLI cannot disagree.
 import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
+import { contractListEdit } from './contract/edit';
 import type { Contract } from './contract/model';
 import type { FluxFileContext } from './flux/check';
+import { isKustomizationFile } from './flux/facts';
+import { isYamlPath } from './paths';
 import type { RepoIndex } from './repo-index';
 import { ruleMeta } from './rules';
+import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from './text';
+import type { Finding } from './types';
 import type { ParsedDocument } from './yaml-docs';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
-  const builders = index.fluxGraph().buildersOf(path);
-  if (builders.length === 0 && contract.substitution !== 'always') return undefined;
-  return { builders, strict: contract.strict, mode: contract.substitution };
+  const entries = index.fluxGraph().entriesOf(path);
+  if (entries.length === 0 && contract.substitution !== 'always') return undefined;
+  return { entries, strict: contract.strict, mode: contract.substitution };
 }
 
 /** Reads a file's text at git HEAD: undefined when git cannot tell, null when the file is not in HEAD. */
@@ -27,18 +32,36 @@ export function mayHoldJob(text: string): boolean {
 /** Everything analyzeFile needs about one file, from the repository index. */
 export function analysisInput(index: RepoIndex, contract: Contract, path: string, text: string, headText?: string | null): FileInput {
   const repository = { declaresServiceAccount: (name: string, namespace: string | null) => index.declaresServiceAccount(name, namespace), headText };
-  return { file: path, text, role: index.roleOf(path), contract, flux: fluxContextOf(index, contract, path), repository };
+  return {
+    file: path,
+    text,
+    role: index.roleOf(path),
+    resourceRules: resourceRulesApply(contract, index, path),
+    // A file only a generator reads is data (any text); an audited YAML file is also parsed.
+    yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
+    contract,
+    flux: fluxContextOf(index, contract, path),
+    repository,
+  };
 }
 
 export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
-  return withGraphProblems(index, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
+  return withGraphProblems(index, contract, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
 }
 
-/** Adds the graph problems (kustomize references, invalid variable names) that live in this file. */
-export function withGraphProblems(index: RepoIndex, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
-  const problems = index.fluxGraph().problems.filter((problem) => problem.file === path);
+/** Adds the model's problems (references, invalid names, roots, unknown names) that live in this file. */
+export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
+  const problems = index.graphProblems().filter((problem) => problem.file === path);
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);
-  const graphFindings = problems.map((problem) => makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null));
+  const graphFindings = problems.map((problem): Finding => {
+    const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
+    const finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    const edit = problem.names ? contractListEdit(contract, ['flux', 'variables'], problem.names.map((name) => [`name: ${name}`, `reason: ${PLACEHOLDER_REASON}`])) : null;
+    return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
+  });
   return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
 }
+
+/** The reason a generated contract entry starts with; the contract check flags it until someone writes one. */
+export const PLACEHOLDER_REASON = 'TODO say where this comes from';

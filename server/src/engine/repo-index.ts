@@ -1,16 +1,51 @@
 // The small, whole-repository facts a single file's analysis depends on: the
 // file list, which files kustomize uses as patches, where Helm charts are,
-// and the Flux graph (Kustomizations, their variables, ServiceAccounts). Each
-// file contributes facts found by a text prefilter, so most files are never
-// parsed for it; the graph is rebuilt lazily, and only when the facts that
-// shape it change.
+// `.sourceignore` files, what generator inputs hold, and the Flux model built
+// from them. Each file contributes facts found by a text prefilter, so most
+// files are never parsed for it; the model is rebuilt lazily, and only when
+// the facts that shape it change.
 import type { FileRole } from './analyze';
+import { optsOut } from './flux/check';
 import { extractFacts, FileFacts, isKustomizationFile, mayHoldFacts } from './flux/facts';
-import { FluxGraph } from './flux/graph';
-import { basenameOf, dirnameOf } from './paths';
+import { documentNamesUsed } from './flux/scalars';
+import { basenameOf, dirnameOf, isYamlPath } from './paths';
+import { parseYamlFile, ParsedDocument } from './yaml-docs';
+import { FluxGraph, InputFacts } from './flux/graph';
+import { NO_FLUX_CONFIG, FluxConfig } from './flux/roots';
+import { inputFacts } from './flux/input-facts';
+import { unknownNameProblems } from './flux/unknown-names';
+import type { GraphProblem } from './flux/build';
 
 export { isKustomizationFile };
 export { KUSTOMIZATION_FILE_NAMES } from './flux/facts';
+
+export const SOURCE_IGNORE = '.sourceignore';
+
+/** What one file contributes to the index, computed once (in the audit's workers, or per edit in the editor). */
+export interface FileSummary {
+  facts: FileFacts | null;
+  /** Names without a default that the file's substituted scalars use. */
+  uses: string[];
+  /** A `.sourceignore` file's text. */
+  ignore?: string;
+}
+
+/** A file's summary; `documents` (or a function that gives them) spares a parse when the caller has them. */
+export function summarizeFile(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[])): FileSummary {
+  const yaml = isYamlPath(path) || isKustomizationFile(path);
+  const holdsFacts = yaml && mayHoldFacts(path, text);
+  const usesNames = yaml && text.includes('${');
+  const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : documents ?? parseYamlFile(text)) : undefined;
+  const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
+  if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
+  return summary;
+}
+
+export function namesUsedIn(documents: ParsedDocument[]): string[] {
+  const names = new Set<string>();
+  for (const parsed of documents) if (parsed.errors.length === 0 && !optsOut(parsed)) for (const name of documentNamesUsed(parsed)) names.add(name);
+  return [...names].sort();
+}
 
 export class RepoIndex {
   private readonly files = new Set<string>();
@@ -18,34 +53,68 @@ export class RepoIndex {
   /** Each file's facts without positions: a change of shape means a new graph. */
   private readonly shapes = new Map<string, string>();
   private readonly chartDirs = new Set<string>();
+  private readonly ignoreFiles = new Map<string, string>();
+  private readonly inputs = new Map<string, InputFacts>();
+  private readonly inputShapes = new Map<string, string>();
+  /** The `${NAME}` names each file uses (for the per-Kustomization report of unknown names). */
+  private readonly uses = new Map<string, string[]>();
+  private config: FluxConfig = NO_FLUX_CONFIG;
+  private configShape = '';
   private graph: FluxGraph | null = null;
   private graphHasStalePositions = false;
   private patchFiles: Set<string> | null = null;
+  private inputPaths: Set<string> | null = null;
+  private unknownNames: GraphProblem[] | null = null;
   /** Bumped whenever the index changes in a way other files' analyses can see. */
   version = 0;
+  /** Bumped when the names some file uses change (the report of unknown names may change). */
+  usesVersion = 0;
 
   setFiles(paths: Iterable<string>): void {
     this.files.clear();
     for (const path of paths) this.files.add(path);
     this.invalidate();
-    this.version++;
+  }
+
+  /** What the contract tells the model (roots, sources, webhook variables); a change rebuilds it. */
+  setFluxConfig(config: FluxConfig): boolean {
+    const shape = JSON.stringify(config);
+    if (shape === this.configShape) return false;
+    this.config = config;
+    this.configShape = shape;
+    this.invalidate();
+    return true;
+  }
+
+  /** Records a file's new text (undefined: the file is gone). Returns true when other files' analyses may change. */
+  update(path: string, text: string | undefined): boolean {
+    if (text === undefined) return this.record(path, undefined);
+    const changed = this.record(path, summarizeFile(path, text));
+    return this.isGeneratorInput(path) ? this.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
   /**
-   * Records what one file contributes (`text` undefined: the file is gone).
-   * Returns true when the change can alter other files' analyses.
+   * Records what one file contributes (`summary` undefined: the file is gone). Returns true when
+   * the change can alter other files' analyses.
    */
-  update(path: string, text: string | undefined, knownFacts?: FileFacts | null): boolean {
+  record(path: string, summary: FileSummary | undefined): boolean {
+    const ignoreText = summary?.ignore;
     let changed = false;
-    if (text === undefined ? this.files.delete(path) : !this.files.has(path)) {
-      if (text !== undefined) this.files.add(path);
+    if (summary === undefined ? this.files.delete(path) : !this.files.has(path)) {
+      if (summary !== undefined) this.files.add(path);
       changed = true;
     }
-    if (basenameOf(path) === 'Chart.yaml') {
-      changed = (text === undefined ? this.chartDirs.delete(dirnameOf(path)) : !this.chartDirs.has(dirnameOf(path))) || changed;
-      if (text !== undefined) this.chartDirs.add(dirnameOf(path));
+    if (name(path) === 'Chart.yaml') {
+      changed = (summary === undefined ? this.chartDirs.delete(dirnameOf(path)) : !this.chartDirs.has(dirnameOf(path))) || changed;
+      if (summary !== undefined) this.chartDirs.add(dirnameOf(path));
     }
-    const facts = text === undefined ? null : knownFacts !== undefined ? knownFacts : mayHoldFacts(path, text) ? extractFacts(path, text) : null;
+    if (name(path) === SOURCE_IGNORE) {
+      changed = (ignoreText === undefined ? this.ignoreFiles.delete(path) : this.ignoreFiles.get(path) !== ignoreText) || changed;
+      if (ignoreText !== undefined) this.ignoreFiles.set(path, ignoreText);
+    }
+    if (summary === undefined && this.inputs.has(path)) changed = this.recordInput(path, undefined) || changed;
+    this.setUses(path, summary?.uses ?? []);
+    const facts = summary?.facts ?? null;
     const shape = facts ? shapeOf(facts) : undefined;
     if (shape !== this.shapes.get(path)) changed = true;
     else if (facts) this.graphHasStalePositions = true;
@@ -56,20 +125,65 @@ export class RepoIndex {
       this.facts.delete(path);
       this.shapes.delete(path);
     }
-    if (changed) {
-      this.invalidate();
-      this.version++;
-    }
+    if (changed) this.invalidate();
     return changed;
   }
 
-  /** The Flux graph; `withFreshPositions` rebuilds it when only positions moved (for hover and definitions). */
+  /** The names of the `${NAME}`s a file uses (scalars of YAML resources, or a generator input's text). */
+  setUses(path: string, names: string[]): void {
+    const before = this.uses.get(path);
+    if (names.length === 0 ? before === undefined : before !== undefined && before.join() === names.join()) return;
+    this.usesVersion++;
+    if (names.length === 0) this.uses.delete(path);
+    else this.uses.set(path, names);
+    this.unknownNames = null;
+  }
+
+  /** Records what a generator input holds (undefined: it is gone). */
+  recordInput(path: string, facts: InputFacts | undefined): boolean {
+    const shape = facts ? JSON.stringify([...facts.env.keys()]) : undefined;
+    if (facts) this.inputs.set(path, facts);
+    else this.inputs.delete(path);
+    this.unknownNames = null;
+    const changed = shape !== this.inputShapes.get(path);
+    if (shape === undefined) this.inputShapes.delete(path);
+    else this.inputShapes.set(path, shape);
+    if (changed) this.invalidate();
+    return changed;
+  }
+
+  /** Generator inputs the kustomization files name that the index has not read yet: the caller reads them and calls update(). */
+  unreadInputs(): string[] {
+    return [...this.inputPathSet()].filter((path) => this.files.has(path) && !this.inputs.has(path));
+  }
+
+  isGeneratorInput(path: string): boolean {
+    return this.inputPathSet().has(path);
+  }
+
+  private inputPathSet(): Set<string> {
+    if (!this.inputPaths) {
+      this.inputPaths = new Set();
+      for (const facts of this.facts.values()) for (const generator of facts.kustomize?.generators ?? []) for (const input of generator.inputs) if (input.path) this.inputPaths.add(input.path);
+    }
+    return this.inputPaths;
+  }
+
+  /** The Flux model; `withFreshPositions` rebuilds it when only positions moved (for hover and definitions). */
   fluxGraph(withFreshPositions = false): FluxGraph {
     if (!this.graph || (withFreshPositions && this.graphHasStalePositions)) {
-      this.graph = new FluxGraph(this.files, this.facts);
+      this.graph = new FluxGraph({ files: this.files, facts: this.facts, ignoreFiles: this.ignoreFiles, inputs: this.inputs, config: this.config });
       this.graphHasStalePositions = false;
+      this.unknownNames = null;
     }
     return this.graph;
+  }
+
+  /** The model's problems: references, invalid names, missing roots, and Kustomizations whose names cannot be known. */
+  graphProblems(): GraphProblem[] {
+    const graph = this.fluxGraph();
+    this.unknownNames ??= unknownNameProblems(graph, (file) => this.uses.get(file) ?? [], this.inputs);
+    return this.unknownNames.length === 0 ? graph.problems : [...graph.problems, ...this.unknownNames];
   }
 
   /** Whether a ServiceAccount document declares `name` (in `namespace`, when both sides know it). */
@@ -85,6 +199,21 @@ export class RepoIndex {
     for (const facts of this.facts.values()) {
       if (facts.serviceAccountUses.some((sa) => sa.name === name && (namespace === null || sa.namespace === null || sa.namespace === namespace))) return true;
     }
+    return false;
+  }
+
+  /** What the contract's flux entries are checked against. */
+  hasFolder(path: string): boolean {
+    return this.fluxGraph().hasDir(path);
+  }
+
+  declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean {
+    return this.fluxGraph().declaresObject(kind, name);
+  }
+
+  usesName(name: string): boolean {
+    for (const names of this.uses.values()) if (names.includes(name)) return true;
+    for (const input of this.inputs.values()) if (input.uses.includes(name) || input.envUses.includes(name)) return true;
     return false;
   }
 
@@ -105,6 +234,9 @@ export class RepoIndex {
   private invalidate(): void {
     this.graph = null;
     this.patchFiles = null;
+    this.inputPaths = null;
+    this.unknownNames = null;
+    this.version++;
   }
 
   private isChartTemplate(path: string): boolean {
@@ -116,9 +248,13 @@ export class RepoIndex {
   }
 }
 
+function name(path: string): string {
+  return basenameOf(path);
+}
+
 function shapeOf(facts: FileFacts): string {
   return JSON.stringify(facts, (key, value) => {
-    if (key === 'span' || key === 'pathSpan') return undefined;
+    if (key === 'span' || key === 'pathSpan' || key === 'postBuildSpan' || key === 'line') return undefined;
     return value instanceof Map ? [...value.entries()] : value;
   });
 }

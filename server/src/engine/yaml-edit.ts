@@ -67,9 +67,14 @@ export function deleteLines(lines: LineIndex, firstLine: number, lastLine: numbe
  * shape is too unusual to edit safely (flow collections that are not empty).
  */
 export function appendListEntry(text: string, root: YAMLMap | null, base: number, path: string[], itemLines: string[]): OffsetEdit | null {
+  return appendListEntries(text, root, base, path, [itemLines]);
+}
+
+/** Appends several entries (each a list of unindented lines) to the list at `path`, creating keys as needed. */
+export function appendListEntries(text: string, root: YAMLMap | null, base: number, path: string[], items: string[][]): OffsetEdit | null {
   const lines = new LineIndex(text);
   const eol = lineEnding(text, base + (root?.range?.[0] ?? 0));
-  const item = (indent: string) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`).join(eol);
+  const item = (indent: string) => items.map((itemLines) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`).join(eol)).join(eol);
   let map: YAMLMap | null = root;
   let depth = 0;
   let parentIndent = '';

@@ -3,9 +3,13 @@
 // layer (server.ts) turns what this returns into diagnostics and edits.
 import type { FileAnalysis } from '../engine/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
+import { inputFacts } from '../engine/flux/input-facts';
+import { isAnalyzed } from '../engine/scope';
+import { isYamlPath } from '../engine/paths';
+import { isKustomizationFile } from '../engine/flux/facts';
 import { chunkKey, DocumentSession } from '../engine/incremental';
 import type { ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditExecutor, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
+import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
@@ -47,7 +51,7 @@ export class Project {
   initialize(): Promise<void> {
     this.ready = (async () => {
       await this.reloadContract();
-      this.index = await buildRepoIndex(this.fs, await this.fs.listFiles());
+      this.index = await buildRepoIndex(this.fs, await this.fs.listFiles(), this.contract);
     })();
     return this.ready;
   }
@@ -68,6 +72,12 @@ export class Project {
     this.contract = loaded.contract;
     this.contractVersion++;
     this.contractLoadFindings = loaded.findings;
+    this.index.setFluxConfig(this.contract.flux);
+  }
+
+  /** Whether the server looks at an open document: a YAML file, or a file some kustomization's generator reads. */
+  wants(path: string): boolean {
+    return /\.ya?ml$/i.test(path) || this.index.isGeneratorInput(path);
   }
 
   /** Findings of one file as the editor shows them (severities applied, syntax errors only when asked). */
@@ -79,6 +89,8 @@ export class Project {
     if (size > this.settings.maxFileSize) {
       return this.skipped(path, { kind: 'skipped', reason: `the file is ${size} bytes, more than the size limit of ${this.settings.maxFileSize} bytes`, notYaml: false });
     }
+    // Exactly what the audit reports for the file: nothing where the audit does not look, but the model's problems.
+    if (!isAnalyzed(this.contract, this.index, path)) return this.present(withGraphProblems(this.index, this.contract, path, text, { findings: [], jobs: [] }).findings);
     const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : this.rawAnalysis(path, text, undefined, headText);
     return this.present(analysis.findings);
   }
@@ -104,7 +116,7 @@ export class Project {
     // With syntax errors left to YAML extensions, documents no rule can fire in are not even parsed.
     const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: (this.contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off' };
     const analysis = session.analyze(input, `${context}|${JSON.stringify(prefilter)}`, prefilter);
-    return withGraphProblems(this.index, path, text, analysis);
+    return withGraphProblems(this.index, this.contract, path, text, analysis);
   }
 
   rawAnalysis(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
@@ -117,10 +129,17 @@ export class Project {
    * files' analyses may have changed.
    */
   updateIndex(path: string, text: string | undefined): boolean {
-    if (text === undefined || !mayBeIndexed(path)) return this.index.update(path, text, null);
     const session = this.openFiles.get(path);
-    session?.update(text);
-    return this.index.update(path, text, session ? session.extractFacts() : undefined);
+    if (text === undefined || !session || !isYamlLike(path)) return this.index.update(path, text);
+    // An open YAML file: its summary comes from the documents the edit touched (the rest are cached).
+    session.update(text);
+    const changed = this.index.record(path, session.summary());
+    return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
+  }
+
+  /** Reads the generator inputs a kustomization file has just started to name. */
+  async readNewInputs(): Promise<boolean> {
+    return (await readInputs(this.fs, this.index)).length > 0;
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */
@@ -165,8 +184,8 @@ export class Project {
     return renderAsFlux(this.index, this.contract, path, text);
   }
 
-  isAudited(path: string): boolean {
-    return isAudited(this.contract, path);
+  isAnalyzed(path: string): boolean {
+    return isAnalyzed(this.contract, this.index, path);
   }
 
   /** Where the platform can, the audit runs in worker threads (its memory goes when they end). */
@@ -189,6 +208,10 @@ export class Project {
   private present(findings: Finding[]): Finding[] {
     return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax');
   }
+}
+
+function isYamlLike(path: string): boolean {
+  return isYamlPath(path) || isKustomizationFile(path);
 }
 
 /** UTF-8 length of a text without encoding it (a lone surrogate counts as the 3 bytes of U+FFFD). */

@@ -164,7 +164,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   async function validate(document: TextDocument): Promise<void> {
     const project = await projectForRoot(rootFor(document.uri));
     const path = relativePath(project, document.uri);
-    if (path === null || !/\.ya?ml$/i.test(path)) return;
+    if (path === null || !project.wants(path)) return;
     const current = documents.get(document.uri);
     if (!current || current.version !== document.version) return; // a newer change is on its way
     if (!project.settings.enable) return publish(document.uri, []);
@@ -174,7 +174,9 @@ export function startServer(connection: Connection, platform: Platform): void {
       return publishContract(project);
     }
     const text = document.getText();
-    const changed = project.updateIndex(path, text);
+    let changed = project.updateIndex(path, text);
+    // A kustomization file that names a new generator input: read it before analysing anything.
+    if (changed && (await project.readNewInputs())) changed = true;
     const headText = await project.headText(path, text);
     if (documents.get(document.uri)?.version !== document.version) return; // superseded while git answered
     publish(document.uri, project.analyze(path, text, headText));
@@ -185,7 +187,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   async function revalidateOpen(project: Project, except: string): Promise<void> {
     for (const document of documents.all()) {
       const path = relativePath(project, document.uri);
-      if (document.uri === except || path === null || path === project.contract.path || !/\.ya?ml$/i.test(path)) continue;
+      if (document.uri === except || path === null || path === project.contract.path || !project.wants(path)) continue;
       const { version } = document;
       const text = document.getText();
       publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : [], version);
@@ -248,8 +250,8 @@ export function startServer(connection: Connection, platform: Platform): void {
   async function refreshFromDisk(project: Project, path: string): Promise<void> {
     const uri = uriOf(project, path);
     const read = await project.fs.read(path);
-    if (read.kind === 'text') publish(uri, project.isAudited(path) ? project.analyze(path, read.text) : []);
-    else if (read.kind === 'skipped') publish(uri, project.isAudited(path) ? project.skipped(path, read) : []);
+    if (read.kind === 'text') publish(uri, project.analyze(path, read.text));
+    else if (read.kind === 'skipped') publish(uri, project.isAnalyzed(path) ? project.skipped(path, read) : []);
     else publish(uri, []);
   }
 
@@ -265,7 +267,8 @@ export function startServer(connection: Connection, platform: Platform): void {
         continue;
       }
       const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
-      if (project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined)) await revalidateOpen(project, '');
+      const changed = project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
+      if (changed || (await project.readNewInputs())) await revalidateOpen(project, '');
       if (audited.get(project.rootUri)?.has(change.uri) || change.type === FileChangeType.Created) {
         if (audited.has(project.rootUri)) {
           audited.get(project.rootUri)!.add(change.uri);

@@ -6,8 +6,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { analyzeWaiting, AuditExecutor, indexFromFacts, scanFiles, ScanResult } from '../engine/audit';
+import { analyzeWaiting, AuditExecutor, indexFrom, IndexData, scanFiles, ScanResult } from '../engine/audit';
 import type { FileAnalysis } from '../engine/analyze';
+export type { IndexData };
 import { OverlayFs, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from './node-repo-fs';
 import { gitHeadReader } from './git-head';
@@ -99,9 +100,9 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
     // audit: its batches run here instead, with the same functions.
     const here = hereFs(setup);
     return {
-      async scan(paths) {
+      async scan(paths, inputs = false) {
         // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
-        const merged: ScanResult = { facts: [], analyses: [], waiting: [] };
+        const merged: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [] };
         let next = 0;
         const work = async (worker: number) => {
           while (next < paths.length) {
@@ -109,23 +110,25 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
             let owner = worker;
             let result: ScanResult;
             try {
-              result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch });
+              result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch, inputs });
             } catch {
               owner = -1;
-              result = await scanFiles(here, contract, batch);
+              result = await scanFiles(here, contract, batch, undefined, inputs);
             }
-            for (const path of batch) owners.set(path, owner);
-            merged.facts.push(...result.facts);
-            merged.analyses.push(...result.analyses);
-            merged.waiting.push(...result.waiting);
+            for (const path of batch) if (!inputs || !owners.has(path)) owners.set(path, owner);
+            appendScan(merged, result);
             if (owner === -1) return; // that worker is gone: the others (or this thread) take the rest
           }
         };
         await Promise.all(Array.from({ length: pool.size }, (_, i) => work(i)));
-        if (next < paths.length) Object.assign(merged, mergeScans(merged, await scanFiles(here, contract, paths.slice(next)), paths.slice(next), owners));
+        if (next < paths.length) {
+          const rest = paths.slice(next);
+          for (const path of rest) owners.set(path, -1);
+          appendScan(merged, await scanFiles(here, contract, rest, undefined, inputs));
+        }
         return merged;
       },
-      async analyze(paths, files, facts) {
+      async analyze(paths, data) {
         try {
           // Each file goes back to the worker that read it; the worker rebuilds the graph from the facts.
           const parts: string[][] = Array.from({ length: pool.size }, () => []);
@@ -134,9 +137,9 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
             const owner = owners.get(path) ?? -1;
             (owner === -1 ? mine : parts[owner]).push(path);
           }
-          const analyzeHere = async (list: string[]) => analyzeWaiting(here, contract, indexFromFacts(files, facts), list, setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined);
+          const analyzeHere = async (list: string[]) => analyzeWaiting(here, contract, indexFrom(data, contract), list, setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined);
           const results = await Promise.all([
-            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Array<[string, FileAnalysis]>>(i, { kind: 'analyze', paths: part, files, facts }).catch(() => analyzeHere(part)))),
+            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Array<[string, FileAnalysis]>>(i, { kind: 'analyze', paths: part, data }).catch(() => analyzeHere(part)))),
             mine.length > 0 ? analyzeHere(mine) : Promise.resolve([]),
           ]);
           return results.flat();
@@ -148,9 +151,8 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
   };
 }
 
-function mergeScans(into: ScanResult, more: ScanResult, paths: string[], owners: Map<string, number>): ScanResult {
-  for (const path of paths) owners.set(path, -1);
-  return { facts: [...into.facts, ...more.facts], analyses: [...into.analyses, ...more.analyses], waiting: [...into.waiting, ...more.waiting] };
+function appendScan(into: ScanResult, more: ScanResult): void {
+  for (const key of ['summaries', 'analyses', 'waiting', 'inputs'] as const) (into[key] as unknown[]).push(...more[key]);
 }
 
 /** The files as the workers see them, for work that falls back to this thread. */

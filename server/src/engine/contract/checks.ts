@@ -92,6 +92,35 @@ export function checkExternalAccounts(contract: Contract, repository: { declares
   return findings;
 }
 
+/** What the flux entries are checked against. */
+export interface FluxFacts {
+  hasFolder(path: string): boolean;
+  /** Whether the repository declares (or a generator makes) a ConfigMap/Secret of that name. */
+  declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean;
+  /** Whether some file uses `${name}` (without a default). */
+  usesName(name: string): boolean;
+}
+
+/** `flux.roots`, `flux.sources`, `flux.substituteFrom` and `flux.variables` rot like the other lists. */
+export function checkFluxEntries(contract: Contract, repository: FluxFacts): Finding[] {
+  const lines = new LineIndex(contract.text);
+  const findings: Finding[] = [];
+  const report = (meta: RuleMeta, span: Span, message: string) => findings.push(makeFinding(meta, contract.path, lines, span, message, null));
+  contract.flux.roots.forEach((root, index) => {
+    if (!repository.hasFolder(root.path)) report(CONTRACT_FILE_MISSING, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
+  });
+  contract.flux.sources.forEach((source, index) => {
+    if (!repository.hasFolder(source.path)) report(CONTRACT_FILE_MISSING, source.span, `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
+  });
+  contract.flux.substituteFrom.forEach((ref, index) => {
+    if (!ref.optional && !repository.declaresObject(ref.kind, ref.name)) report(CONTRACT_STALE, ref.span, `flux.substituteFrom[${index}] names ${ref.kind} ${ref.name}, which nothing in the repository defines. Mark it optional: true if the cluster holds it, or remove the entry.`);
+  });
+  (contract.flux.variables ?? []).forEach((variable, index) => {
+    if (!repository.usesName(variable.name)) report(CONTRACT_STALE, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`);
+  });
+  return findings;
+}
+
 /** `contract-no-jobs`: on `jobs.include` when the contract file has one, else on its first line. */
 export function noJobsFinding(contract: Contract): Finding {
   const lines = new LineIndex(contract.text);

@@ -3,7 +3,7 @@
 // reason is a placeholder a person must replace.
 import { LineIndex } from '../text';
 import type { FileEdit } from '../types';
-import { appendListEntry, yamlString } from '../yaml-edit';
+import { appendListEntries, appendListEntry, yamlString } from '../yaml-edit';
 import { asMap, parseYamlFile, ParsedDocument } from '../yaml-docs';
 import { relativePath } from '../paths';
 import { Contract, contractDir, TtlListName } from './model';
@@ -38,19 +38,19 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
 }
 
 /** Appends an entry (unindented `itemLines`) to the list at `path` of the contract, creating the file or keys as needed. */
-export function contractListEdit(contract: Contract, path: string[], itemLines: string[]): FileEdit | null {
+export function contractListEdit(contract: Contract, path: string[], items: string[][]): FileEdit | null {
   if (contract.unreadable) return null;
   if (!contract.exists) {
     const lines = path.map((key, i) => `${'  '.repeat(i)}${key}:`);
     const indent = '  '.repeat(path.length);
-    const body = [...lines, ...itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`)].join('\n');
+    const body = [...lines, ...items.flatMap((itemLines) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`))].join('\n');
     return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
   }
   const parsed = loadedDocument(contract);
   if (parsed === null) return null;
   const root = parsed ? asMap(parsed.doc, parsed.doc.contents) : null;
   if (parsed && parsed.doc.contents !== null && !root) return null;
-  const edit = appendListEntry(contract.text, root, parsed?.base ?? 0, path, itemLines);
+  const edit = appendListEntries(contract.text, root, parsed?.base ?? 0, path, items);
   if (!edit) return null;
   const lines = new LineIndex(contract.text);
   return { file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText };

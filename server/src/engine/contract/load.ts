@@ -33,7 +33,10 @@ const SCHEMA: Record<string, readonly string[]> = {
   'ttl.otherFinishTimeout[]': ['file', 'job', 'value', 'reason'],
   serviceAccounts: ['external'],
   'serviceAccounts.external[]': ['name', 'namespace', 'reason'],
-  flux: ['substitution', 'strict'],
+  flux: ['substitution', 'strict', 'roots', 'sources', 'substituteFrom', 'variables'],
+  'flux.sources[]': ['kind', 'name', 'namespace', 'path'],
+  'flux.substituteFrom[]': ['kind', 'name', 'optional'],
+  'flux.variables[]': ['name', 'reason'],
 };
 
 export interface LoadedContract {
@@ -56,6 +59,7 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     externalAccounts: [],
     substitution: 'auto',
     strict: true,
+    flux: { roots: [], sources: [], substituteFrom: [], variables: null },
     rules: { ...settings.rules },
     includeSpan: null,
   };
@@ -223,6 +227,85 @@ class ContractReader {
       if (typeof value === 'boolean') this.contract.strict = value;
       else this.report('contract-invalid', this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
     }
+    this.readRoots(flux);
+    this.readSources(flux);
+    this.readSubstituteFrom(flux);
+    this.readVariables(flux);
+  }
+
+  private readRoots(flux: YAMLMap): void {
+    const pair = findPair(flux, 'roots');
+    if (!pair) return;
+    this.sequence(pair, 'flux.roots').forEach((item, index) => {
+      const where = `flux.roots[${index}]`;
+      const span = this.spanOf(item) ?? this.spanOf(pair.key)!;
+      if (!isScalar(item) || typeof item.value !== 'string') return this.report('contract-invalid', span, `\`${where}\` must be a string: a folder, relative to the contract file.`);
+      const path = this.folder(item.value, span, where);
+      if (path !== null) this.contract.flux.roots.push({ path, file: this.contract.path, span });
+    });
+  }
+
+  private readSources(flux: YAMLMap): void {
+    this.sequence(findPair(flux, 'sources'), 'flux.sources').forEach((item, index) => {
+      const where = `flux.sources[${index}]`;
+      const map = this.map(item, where);
+      if (!map) return;
+      this.checkKeys(map, 'flux.sources[]', where);
+      const span = this.spanOf(map)!;
+      const kind = this.string(findPair(map, 'kind'), `${where}.kind`);
+      const name = this.string(findPair(map, 'name'), `${where}.name`);
+      const written = this.string(findPair(map, 'path'), `${where}.path`);
+      if (kind !== null && !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be one of GitRepository, OCIRepository, Bucket.`);
+      for (const key of ['kind', 'name', 'path']) if (!findPair(map, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
+      const path = written === null ? null : this.folder(written, this.spanOf(findPair(map, 'path')!.value)!, `${where}.path`);
+      if (kind === null || name === null || path === null || !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) return;
+      const namespace = this.string(findPair(map, 'namespace'), `${where}.namespace`);
+      this.contract.flux.sources.push({ kind: kind as 'OCIRepository', name, namespace, path, file: this.contract.path, span: this.spanOf(findPair(map, 'path')!.value)! });
+    });
+  }
+
+  private readSubstituteFrom(flux: YAMLMap): void {
+    this.sequence(findPair(flux, 'substituteFrom'), 'flux.substituteFrom').forEach((item, index) => {
+      const where = `flux.substituteFrom[${index}]`;
+      const map = this.map(item, where);
+      if (!map) return;
+      this.checkKeys(map, 'flux.substituteFrom[]', where);
+      const span = this.spanOf(map)!;
+      const kind = this.string(findPair(map, 'kind'), `${where}.kind`);
+      const name = this.string(findPair(map, 'name'), `${where}.name`);
+      const optionalPair = findPair(map, 'optional');
+      const optional = optionalPair && isScalar(optionalPair.value) ? optionalPair.value.value : false;
+      if (optionalPair && typeof optional !== 'boolean') this.report('contract-invalid', this.spanOf(optionalPair.value) ?? span, `\`${where}.optional\` must be true or false.`);
+      if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret') this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be ConfigMap or Secret.`);
+      for (const key of ['kind', 'name']) if (!findPair(map, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
+      if ((kind === 'ConfigMap' || kind === 'Secret') && name) this.contract.flux.substituteFrom.push({ kind, name, optional: optional === true, file: this.contract.path, span });
+    });
+  }
+
+  private readVariables(flux: YAMLMap): void {
+    const pair = findPair(flux, 'variables');
+    if (!pair) return;
+    const variables: NonNullable<Contract['flux']['variables']> = [];
+    this.sequence(pair, 'flux.variables').forEach((item, index) => {
+      const where = `flux.variables[${index}]`;
+      const map = this.map(item, where);
+      if (!map) return;
+      this.checkKeys(map, 'flux.variables[]', where);
+      const span = this.spanOf(map)!;
+      const namePair = findPair(map, 'name');
+      const name = this.string(namePair, `${where}.name`);
+      if (!namePair) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`name\`: name the variable.`);
+      const reason = this.reason(findPair(map, 'reason'), span, where);
+      if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)! });
+    });
+    this.contract.flux.variables = variables;
+  }
+
+  /** A folder path in the contract: relative to the contract file, inside the repository. */
+  private folder(written: string, span: Span, where: string): string | null {
+    const resolved = joinRepoPath(contractDir(this.contract.path), written.trim());
+    if (resolved === null) this.report('contract-invalid', span, `\`${where}\` points outside the repository (${written}).`);
+    return resolved;
   }
 
   private readRules(rules: YAMLMap | null): void {

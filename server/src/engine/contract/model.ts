@@ -1,6 +1,10 @@
 // The contract file (`.flux-job-guard.yaml`) as the engine sees it, with the
 // source spans of every entry so findings can point at them.
 import type { SeveritySetting } from '../types';
+import { FluxConfig, NO_FLUX_CONFIG } from '../flux/roots';
+
+export { NO_FLUX_CONFIG };
+export type { FluxConfig };
 
 export const CONTRACT_FILE_NAME = '.flux-job-guard.yaml';
 export const DEFAULT_INCLUDE = ['**/*.yaml', '**/*.yml'];
@@ -49,6 +53,8 @@ export interface Contract {
   externalAccounts: ExternalAccount[];
   substitution: SubstitutionMode;
   strict: boolean;
+  /** `flux.roots`, `flux.sources`, `flux.substituteFrom`, `flux.variables`: what the repository cannot show. */
+  flux: FluxConfig;
   rules: Record<string, SeveritySetting>;
   /** Where `jobs.include` is written, for `contract-no-jobs`. */
   includeSpan: Span | null;

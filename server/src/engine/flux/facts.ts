@@ -1,28 +1,16 @@
-// What one file contributes to the repository graph: Flux Kustomizations
+// What one file contributes to the repository model: Flux Kustomizations
 // (path, postBuild, patches, components, lifecycle fields), kustomize
-// `kustomization.yaml` references, the ConfigMaps and Secrets that
-// `substituteFrom` may name, and ServiceAccounts. A text prefilter keeps
-// most files from being parsed at all.
-import { basenameOf, dirnameOf, joinRepoPath } from '../paths';
+// `kustomization.yaml` references and generators, sources and syncs (where
+// Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
+// ServiceAccounts. A text prefilter keeps most files from being parsed at all.
+import { basenameOf } from '../paths';
 import { podSpecOf } from '../pods';
-import { parseLabelSelector, Requirement } from './label-selector';
-
-import {
-  asMap,
-  asSeq,
-  Document,
-  findPair,
-  getNode,
-  getString,
-  isMap,
-  isScalar,
-  keyText,
-  nodeSpan,
-  parseYamlFile,
-  ParsedDocument,
-  scalarText,
-  YAMLMap,
-} from '../yaml-docs';
+import type { Requirement } from './label-selector';
+import type { Generator } from './kustomize-config';
+import { kustomizeConfig, pathRef } from './kustomize-config';
+import { kustomizationPatch, readPostBuild } from './postbuild-facts';
+import { isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
+import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -43,6 +31,9 @@ export interface SubstituteFromRef {
   kind: 'ConfigMap' | 'Secret';
   name: string;
   optional: boolean;
+  /** Where the reference is written. */
+  file: string;
+  span: [number, number];
 }
 
 export interface PostBuild {
@@ -50,10 +41,12 @@ export interface PostBuild {
   substituteFrom: SubstituteFromRef[];
   /** `substituteStrategy: Always` substitutes even when no variable resolves. */
   always: boolean;
+  /** A JSON6902 `add` to `/spec/postBuild/substituteFrom/-`: appends instead of replacing. */
+  appendsSubstituteFrom?: boolean;
 }
 
 export interface KustomizationPatch {
-  /** Target selectors (kind, name, labelSelector as `k=v` pairs). */
+  /** Target selectors (kind, name, labelSelector). */
   targetKind: string | null;
   targetName: string | null;
   /** Parsed `labelSelector`; null without one (a malformed selector matches nothing). */
@@ -62,20 +55,29 @@ export interface KustomizationPatch {
   postBuild: PostBuild | null;
 }
 
+export interface PathRef {
+  /** Repository-relative, null when it leaves the repository. */
+  path: string | null;
+  written: string;
+  span: [number, number] | null;
+}
+
 export interface FluxKustomization {
   file: string;
   name: string;
   namespace: string | null;
   labels: Record<string, string>;
-  /** Offset of the document's `kind` (where hovers point), and its 0-based line. */
+  /** Offset of the document's `kind` (where findings about it point), and its 0-based line. */
   span: [number, number];
   line: number;
-  /** spec.path normalized (repository-relative), null when it leaves the repository. */
+  /** spec.path normalized (source-relative), null when it leaves the source. */
   path: string | null;
   pathAsWritten: string;
   pathSpan: [number, number] | null;
-  components: Array<{ path: string | null; written: string; span: [number, number] | null }>;
+  components: PathRef[];
   postBuild: PostBuild | null;
+  /** Where `spec.postBuild` is written (for fixes that add to it), null without one. */
+  postBuildSpan: [number, number] | null;
   patches: KustomizationPatch[];
   interval: string | null;
   timeout: string | null;
@@ -83,21 +85,25 @@ export interface FluxKustomization {
   force: boolean;
   prune: boolean;
   targetNamespace: string | null;
-  /** `spec.sourceRef`: only a source that is this repository can be followed. */
-  sourceKind: string | null;
+  /** `spec.sourceRef` (kind defaults to GitRepository, namespace to the Kustomization's). */
+  sourceKind: string;
   sourceName: string | null;
+  sourceNamespace: string | null;
+  /** Made by a Flux Operator ResourceSet from its template (`<< inputs.x >>` filled in, or left when the inputs come from outside). */
+  template?: string;
 }
 
 export interface KustomizeConfig {
   file: string;
   /** Repository-relative, null for references that leave the repository; remote URLs are dropped. */
-  resources: Array<{ path: string | null; written: string; span: [number, number] | null }>;
-  components: Array<{ path: string | null; written: string; span: [number, number] | null }>;
+  resources: PathRef[];
+  components: PathRef[];
   /** Files listed under patches, patchesStrategicMerge or patchesJson6902. */
   patches: string[];
   /** Inline `patches` that target Flux Kustomizations (they can add postBuild to them). */
   kustomizationPatches: KustomizationPatch[];
   namespace: string | null;
+  generators: Generator[];
 }
 
 export interface VariableSource {
@@ -107,6 +113,10 @@ export interface VariableSource {
   file: string;
   /** Keys of `data` (Secret values base64-decoded) and `stringData`. */
   entries: Map<string, Located<string>>;
+  /** Values that live outside the repository (an ExternalSecret's store, SOPS): never shown. */
+  secret: boolean;
+  /** Why its names cannot be known from the repository (an ExternalSecret with dataFrom), when they cannot. */
+  unknownKeys?: string;
 }
 
 export interface ServiceAccountDecl {
@@ -122,23 +132,29 @@ export interface FileFacts {
   serviceAccounts: ServiceAccountDecl[];
   /** ServiceAccounts that pods in this file run as. */
   serviceAccountUses: ServiceAccountDecl[];
+  sources: SourceDecl[];
+  syncs: SyncDecl[];
+  webhooks: WebhookDecl[];
 }
 
-const EMPTY: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
+export function emptyFacts(): FileFacts {
+  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [] };
+}
 
-/** Cheap test: can this text hold anything the graph needs? */
+/** Cheap test: can this text hold anything the model needs? */
 export function mayHoldFacts(path: string, text: string): boolean {
   return (
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
-    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret)\b/.test(text) ||
-    /serviceAccount(Name)?\s*:/.test(text)
+    text.includes('source.toolkit.fluxcd.io/') ||
+    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet)\b/.test(text) ||
+    /serviceAccount(Name)?\s*:|^\s*instance:|kustomize-mutating-webhook/m.test(text)
   );
 }
 
-export function extractFacts(path: string, text: string, documents?: ParsedDocument[]): FileFacts {
-  if (!mayHoldFacts(path, text)) return EMPTY;
-  const facts: FileFacts = { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [] };
+export function extractFacts(path: string, text: string, documents?: ParsedDocument[]): FileFacts | null {
+  if (!mayHoldFacts(path, text)) return null;
+  const facts = emptyFacts();
   for (const parsed of documents ?? parseYamlFile(text)) {
     if (parsed.errors.length > 0) continue;
     const { doc } = parsed;
@@ -153,54 +169,37 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     } else if (kind === 'ExternalSecret' && apiVersion.startsWith('external-secrets.io/')) {
       const source = externalSecretSource(path, parsed, root);
       if (source) facts.variableSources.push(source);
-    } else if ((kind === 'ConfigMap' && apiVersion === 'v1') || (kind === 'Secret' && apiVersion === 'v1')) {
+    } else if ((kind === 'ConfigMap' || kind === 'Secret') && apiVersion === 'v1') {
       facts.variableSources.push(variableSource(path, parsed, root, kind));
     } else if (kind === 'ServiceAccount' && apiVersion === 'v1') {
       const name = getString(doc, root, 'metadata', 'name');
       if (name) facts.serviceAccounts.push({ name, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
+    } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
+      const source = sourceDecl(path, parsed, root, kind as SourceKind);
+      if (source) facts.sources.push(source);
+    } else if (kind === 'ResourceSet' && apiVersion.startsWith('fluxcd.controlplane.io/')) {
+      resourceSetFacts(path, parsed, root, facts);
     }
+    const sync = syncDecl(path, parsed, root, kind, apiVersion);
+    if (sync) facts.syncs.push(sync);
+    const webhook = webhookDecl(path, parsed, root, kind);
+    if (webhook) facts.webhooks.push(webhook);
     const podSpec = podSpecOf(doc);
     const account = podSpec ? getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount') : null;
     if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
   }
-  return facts;
+  const empty = Object.values(facts).every((value) => value === null || (Array.isArray(value) && value.length === 0));
+  return empty ? null : facts;
 }
 
-function stringMap(doc: Document, node: unknown): Record<string, string> {
+function stringMap(parsed: ParsedDocument, node: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of asMap(doc, node)?.items ?? []) {
+  for (const pair of asMap(parsed.doc, node)?.items ?? []) {
     const key = keyText(pair);
-    const value = scalarText(doc, pair.value);
+    const value = scalarText(parsed.doc, pair.value);
     if (key !== null && value !== null) out[key] = value;
   }
   return out;
-}
-
-function pathRef(parsed: ParsedDocument, baseDir: string, node: unknown) {
-  const written = scalarText(parsed.doc, node) ?? '';
-  return { path: joinRepoPath(baseDir, written), written, span: nodeSpan(parsed, node) };
-}
-
-export function readPostBuild(parsed: ParsedDocument, file: string, node: unknown): PostBuild | null {
-  const { doc } = parsed;
-  const map = asMap(doc, node);
-  if (!map) return null;
-  const substitute = new Map<string, Located<string>>();
-  for (const pair of asMap(doc, findPair(map, 'substitute')?.value)?.items ?? []) {
-    const key = keyText(pair);
-    if (key === null) continue;
-    const value = (scalarText(doc, pair.value) ?? '').replace(/\r?\n/g, '');
-    substitute.set(key, { value, file, span: nodeSpan(parsed, pair.key)! });
-  }
-  const substituteFrom: SubstituteFromRef[] = [];
-  for (const item of asSeq(doc, findPair(map, 'substituteFrom')?.value)?.items ?? []) {
-    const kind = getString(doc, item, 'kind');
-    const name = getString(doc, item, 'name');
-    if ((kind === 'ConfigMap' || kind === 'Secret') && name) {
-      substituteFrom.push({ kind, name, optional: getString(doc, item, 'optional') === 'true' });
-    }
-  }
-  return { substitute, substituteFrom, always: getString(doc, map, 'substituteStrategy') === 'Always' };
 }
 
 function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap): FluxKustomization {
@@ -208,20 +207,22 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
   const spec = asMap(doc, findPair(root, 'spec')?.value);
   const pathNode = getNode(doc, spec, 'path');
   const written = scalarText(doc, pathNode) ?? '';
-  const path = joinRepoPath('', written);
-  const components = (asSeq(doc, findPair(spec, 'components')?.value)?.items ?? []).map((item) => pathRef(parsed, path ?? '', item));
+  const kindSpan = nodeSpan(parsed, findPair(root, 'kind')?.key) ?? nodeSpan(parsed, root) ?? [parsed.base, parsed.base];
+  const postBuildPair = findPair(spec, 'postBuild');
   return {
     file,
     name: getString(doc, root, 'metadata', 'name') ?? '',
     namespace: getString(doc, root, 'metadata', 'namespace'),
-    labels: stringMap(doc, getNode(doc, root, 'metadata', 'labels')),
-    span: nodeSpan(parsed, findPair(root, 'kind')!.key)!,
-    line: lineOf(parsed.source, nodeSpan(parsed, findPair(root, 'kind')!.key)![0]),
-    path,
+    labels: stringMap(parsed, getNode(doc, root, 'metadata', 'labels')),
+    span: kindSpan,
+    line: lineOf(parsed.source, kindSpan[0]),
+    path: normalizeSpecPath(written),
     pathAsWritten: written,
     pathSpan: pathNode ? nodeSpan(parsed, pathNode) : null,
-    components,
-    postBuild: readPostBuild(parsed, file, findPair(spec, 'postBuild')?.value),
+    // Components are relative to spec.path; the build resolves them against the source.
+    components: (asSeq(doc, findPair(spec, 'components')?.value)?.items ?? []).map((item) => pathRef(parsed, normalizeSpecPath(written) ?? '', item)),
+    postBuild: readPostBuild(parsed, file, postBuildPair?.value),
+    postBuildSpan: postBuildPair ? nodeSpan(parsed, postBuildPair.value) : null,
     patches: (asSeq(doc, findPair(spec, 'patches')?.value)?.items ?? []).map((item) => kustomizationPatch(parsed, file, item)),
     interval: getString(doc, spec, 'interval'),
     timeout: getString(doc, spec, 'timeout'),
@@ -229,94 +230,82 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     force: getString(doc, spec, 'force') === 'true',
     prune: getString(doc, spec, 'prune') === 'true',
     targetNamespace: getString(doc, spec, 'targetNamespace'),
-    sourceKind: getString(doc, spec, 'sourceRef', 'kind'),
+    sourceKind: getString(doc, spec, 'sourceRef', 'kind') ?? 'GitRepository',
     sourceName: getString(doc, spec, 'sourceRef', 'name'),
+    sourceNamespace: getString(doc, spec, 'sourceRef', 'namespace'),
   };
 }
 
-/** A `spec.patches` entry of a parent Kustomization; only what it does to children's postBuild matters here. */
-function kustomizationPatch(parsed: ParsedDocument, file: string, item: unknown): KustomizationPatch {
-  const { doc } = parsed;
-  const target = getNode(doc, item, 'target');
-  const labelSelector = getString(doc, target, 'labelSelector');
-  const patchText = getString(doc, item, 'patch') ?? '';
-  return {
-    targetKind: getString(doc, target, 'kind'),
-    targetName: getString(doc, target, 'name'),
-    targetLabels: labelSelector === null ? null : parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }],
-    postBuild: patchText.includes('postBuild') ? postBuildOfPatch(patchText, file) : null,
-  };
+/** `spec.path` without `./` and `..` that stays below the root (clamping is the build's business). */
+function normalizeSpecPath(written: string): string | null {
+  const parts: string[] = [];
+  for (const part of written.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
 }
 
+const PLACEHOLDER = /<<-?\s*inputs\.([\w.]+)[^>]*?-?>>/g;
+const HAS_PLACEHOLDER = /<<-?\s*inputs\./;
 
 /**
- * The postBuild a patch text adds: a strategic-merge patch (`spec.postBuild`)
- * or a JSON6902 list (`op: add, path: /spec/postBuild[...]`). Positions point
- * into the parent file only approximately (the patch is a string in it), so
- * definitions found here carry the patch's file.
+ * A Flux Operator ResourceSet applies its template once per input set: the
+ * Kustomizations and sources it templates are applied too. With inline
+ * `inputs` each instance gets its values; with `inputsFrom` (a provider
+ * outside the files) one instance stands for all, placeholders left as written.
  */
-function postBuildOfPatch(patchText: string, file: string): PostBuild | null {
-  for (const parsed of parseYamlFile(patchText)) {
-    if (parsed.errors.length > 0) continue;
-    const { doc } = parsed;
-    if (isMap(doc.contents)) {
-      const postBuild = readPostBuild(parsed, file, getNode(doc, doc.contents, 'spec', 'postBuild'));
-      if (postBuild) return withoutSpans(postBuild);
-    }
-    for (const op of asSeq(doc, doc.contents)?.items ?? []) {
-      const path = getString(doc, op, 'path') ?? '';
-      if (path === '/spec/postBuild') {
-        const postBuild = readPostBuild(parsed, file, getNode(doc, op, 'value'));
-        if (postBuild) return withoutSpans(postBuild);
-      }
-      if (path === '/spec/postBuild/substitute' || path.startsWith('/spec/postBuild/substitute/')) {
-        const wrapped = new Map<string, Located<string>>();
-        const value = getNode(doc, op, 'value');
-        if (path === '/spec/postBuild/substitute') {
-          for (const pair of asMap(doc, value)?.items ?? []) {
-            const key = keyText(pair);
-            if (key !== null) wrapped.set(key, { value: scalarText(doc, pair.value) ?? '', file, span: [0, 0] });
-          }
-        } else wrapped.set(path.slice('/spec/postBuild/substitute/'.length), { value: scalarText(doc, value) ?? '', file, span: [0, 0] });
-        return { substitute: wrapped, substituteFrom: [], always: false };
+function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, facts: FileFacts): void {
+  const { doc } = parsed;
+  const spec = asMap(doc, findPair(root, 'spec')?.value);
+  const inputs = (asSeq(doc, findPair(spec, 'inputs')?.value)?.items ?? []).map((item) => stringMap(parsed, item));
+  const instances: Array<Record<string, string> | null> = findPair(spec, 'inputsFrom') || inputs.length === 0 ? [null] : inputs;
+  const name = getString(doc, root, 'metadata', 'name') ?? '';
+  for (const item of asSeq(doc, findPair(spec, 'resources')?.value)?.items ?? []) {
+    const map = asMap(doc, item);
+    const kind = getString(doc, map, 'kind');
+    const apiVersion = getString(doc, map, 'apiVersion') ?? '';
+    if (!map) continue;
+    for (const input of instances) {
+      const fill = (text: string) => (input ? text.replace(PLACEHOLDER, (whole, key: string) => input[key] ?? whole) : text);
+      if (kind === 'Kustomization' && apiVersion.startsWith(FLUX_KUSTOMIZE_GROUP)) {
+        const k = fluxKustomization(file, parsed, map);
+        const path = fill(k.pathAsWritten);
+        facts.kustomizations.push({
+          ...k,
+          name: fill(k.name),
+          namespace: k.namespace === null ? null : fill(k.namespace),
+          pathAsWritten: path,
+          path: HAS_PLACEHOLDER.test(path) ? null : normalizeSpecPath(path),
+          sourceName: k.sourceName === null ? null : fill(k.sourceName),
+          sourceNamespace: k.sourceNamespace === null ? null : fill(k.sourceNamespace),
+          template: `ResourceSet ${name}`,
+        });
+      } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
+        const source = sourceDecl(file, parsed, map, kind as SourceKind);
+        if (source) facts.sources.push({ ...source, name: fill(source.name), url: source.url === null ? null : fill(source.url) });
       }
     }
   }
-  return null;
-}
-
-function withoutSpans(postBuild: PostBuild): PostBuild {
-  for (const [key, located] of postBuild.substitute) postBuild.substitute.set(key, { ...located, span: [0, 0] });
-  return postBuild;
-}
-
-function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAMLMap): KustomizeConfig {
-  const { doc } = parsed;
-  const dir = dirnameOf(file);
-  const refs = (key: string) =>
-    (asSeq(doc, findPair(root, key)?.value)?.items ?? [])
-      .filter((item) => isScalar(item) && typeof item.value === 'string' && !/^[a-z]+:\/\/|^github\.com\/|^git@/.test(item.value))
-      .map((item) => pathRef(parsed, dir, item));
-  const kustomizationPatches = (asSeq(doc, findPair(root, 'patches')?.value)?.items ?? [])
-    .filter((item) => getString(doc, item, 'patch') !== null)
-    .map((item) => kustomizationPatch(parsed, file, item))
-    .filter((patch) => patch.postBuild !== null && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
-  return { file, resources: refs('resources'), components: refs('components'), patches: patchFilesOf(parsed, dir), kustomizationPatches, namespace: getString(doc, root, 'namespace') };
 }
 
 /**
  * The Secret an ExternalSecret creates (`spec.target.name`, else its own
  * name), with the keys it will hold: `data[].secretKey` and the keys of
  * `target.template.data`. Their values live outside the repository. With
- * `dataFrom` and no template the keys are unknowable, so it declares nothing
- * (the source stays "not in the repository").
+ * `dataFrom` and no template the keys are unknowable: the Secret is declared,
+ * its names are not.
  */
 function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMap): VariableSource | null {
   const { doc } = parsed;
   const spec = asMap(doc, findPair(root, 'spec')?.value);
   const template = asMap(doc, getNode(doc, spec, 'target', 'template', 'data'));
+  if (!spec) return null;
   // A template decides the Secret's keys; without one, `dataFrom` makes them unknowable here.
-  if (!spec || (findPair(spec, 'dataFrom') && !template)) return null;
+  const unknownKeys = findPair(spec, 'dataFrom') && !template ? `ExternalSecret ${getString(doc, root, 'metadata', 'name') ?? ''} fills it from the secret store with dataFrom` : undefined;
   const entries = new Map<string, Located<string>>();
   for (const item of asSeq(doc, findPair(spec, 'data')?.value)?.items ?? []) {
     const key = getNode(doc, item, 'secretKey');
@@ -328,24 +317,7 @@ function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMa
     if (name) entries.set(name, { value: '(templated by the ExternalSecret)', file, span: nodeSpan(parsed, pair.key)! });
   }
   const name = getString(doc, spec, 'target', 'name') ?? getString(doc, root, 'metadata', 'name');
-  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries } : null;
-}
-
-const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
-
-/** The files a kustomization lists as patches (inline patches have none). */
-function patchFilesOf(parsed: ParsedDocument, dir: string): string[] {
-  const { doc } = parsed;
-  const root = asMap(doc, doc.contents);
-  const files: string[] = [];
-  for (const key of PATCH_KEYS) {
-    for (const item of asSeq(doc, findPair(root, key)?.value)?.items ?? []) {
-      const written = isScalar(item) ? scalarText(doc, item) : getString(doc, item, 'path');
-      const resolved = written === null ? null : joinRepoPath(dir, written);
-      if (resolved !== null) files.push(resolved);
-    }
-  }
-  return files;
+  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: true, ...(unknownKeys ? { unknownKeys } : {}) } : null;
 }
 
 function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kind: 'ConfigMap' | 'Secret'): VariableSource {
@@ -361,7 +333,7 @@ function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kin
   };
   read('data', kind === 'Secret');
   if (kind === 'Secret') read('stringData', false);
-  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries };
+  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret' };
 }
 
 function lineOf(text: string, offset: number): number {

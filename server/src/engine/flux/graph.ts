@@ -1,262 +1,513 @@
-// The repository graph: which Flux Kustomizations build each file, and with
-// which post-build variables. Derived from the per-file facts (facts.ts) and
-// the file list, so it can be rebuilt cheaply whenever one of them changes.
+// The apply stage: from the roots, which Flux Kustomizations Flux applies,
+// what each builds, and with which variables. Several roots (one per cluster)
+// are several worlds: a file can be built in one and not in another, or with
+// other variables. A Kustomization nothing applies is dead: nothing it would
+// build is checked for substitution, and its references are not reported.
 //
-// Modelled on kustomize-controller: `spec.path` is relative to the source
-// root; a folder with a kustomization file builds its `resources` and
-// `components` (recursively); a folder without one builds every YAML file
-// below it, a sub-folder with its own kustomization file counting as one
-// unit; `spec.components` add components; parents' `spec.patches` that target
-// a child Kustomization can add its postBuild.
-import { envsubst, validateVarName } from './envsubst';
-import { matchesSelector } from './label-selector';
+// Stages (each pure, each in its module): facts (per file) → roots (roots.ts)
+// → source artifacts (artifact.ts) → builds (build.ts) → variables
+// (variables.ts). Everything is indexed by path: no stage compares all pairs.
+import { dirnameOf } from '../paths';
+import { Artifact, ArtifactIndex, makeArtifact } from './artifact';
+import { BuiltFile, buildKustomization, Build, GraphProblem, RepoLayout } from './build';
 import type { FileFacts, FluxKustomization, KustomizationPatch, KustomizeConfig, Located, PostBuild, SubstituteFromRef, VariableSource } from './facts';
-
-/** The files one Kustomization builds, each with the kustomize patches that reach it. */
-type Built = Map<string, KustomizationPatch[]>;
-import { dirnameOf, isYamlPath } from '../paths';
 import { KUSTOMIZATION_FILE_NAMES } from './facts';
+import { matchesSelector } from './label-selector';
+import { FluxConfig, RootCandidate, sameRepository, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
+import type { SourceDecl } from './start-facts';
+import { byCloseness, resolveVars, VarSet } from './variables';
 
-export interface DefinedVariable extends Located<string> {
-  /** Where the value comes from, for messages: `substitute` or `ConfigMap cluster-settings`. */
-  from: string;
-}
+export type { GraphProblem, VarSet };
+export type { DefinedVariable } from './variables';
 
-export interface VarSet {
-  defined: Map<string, DefinedVariable>;
-  /** substituteFrom objects the repository does not hold: their names are unknown. */
-  unknownSources: SubstituteFromRef[];
-  /** Whether Flux substitutes at all (some variable resolves, an unknown source may, or strategy Always). */
-  substitutes: boolean;
+export interface World {
+  index: number;
+  /** How people name it: the root's path (a cluster folder, usually). */
+  label: string;
+  how: RootCandidate['how'];
+  root: FluxKustomization;
+  source: SourceIdentity;
+  /** How many worlds the repository has (messages name the world only when there are several). */
+  count: number;
 }
 
 export interface Builder {
   kustomization: FluxKustomization;
   /** The effective postBuild (own, plus what parents patch in), null without one. */
   postBuild: PostBuild | null;
+  /** null: nothing substitutes what this Kustomization builds (no postBuild, no webhook). */
   vars: VarSet | null;
+  world: World;
 }
 
-/** A reference kustomize or Flux cannot follow, reported on the referencing file. */
-export interface GraphProblem {
-  rule: 'kustomize-reference' | 'flux-substitution-syntax';
-  file: string;
-  span: [number, number];
-  message: string;
+export interface BuildEntry extends BuiltFile {
+  builder: Builder;
 }
+
+/** What a generator input file holds for the model: its KEY=VALUE lines, and the `${NAME}`s its text uses. */
+export interface InputFacts {
+  env: Map<string, Located<string>>;
+  /** Names without a default in the whole text (a `files:` input), and in the values of its KEY=VALUE lines (an `envs:` input). */
+  uses: string[];
+  envUses: string[];
+}
+
+export interface GraphInput {
+  files: ReadonlySet<string>;
+  facts: ReadonlyMap<string, FileFacts>;
+  /** `.sourceignore` files by path. */
+  ignoreFiles: ReadonlyMap<string, string>;
+  /** Generator input files the index has read. */
+  inputs: ReadonlyMap<string, InputFacts>;
+  config: FluxConfig;
+}
+
+const REPOSITORY_ARTIFACT_KEY = 'repository';
 
 export class FluxGraph {
-  private readonly builders = new Map<string, Builder[]>();
+  readonly worlds: World[] = [];
   readonly problems: GraphProblem[] = [];
+  /** Every Flux Kustomization written in the repository (not those in kustomize patch files). */
+  readonly kustomizations: FluxKustomization[] = [];
+  /** True when no root was found and the model fell back to "what nothing else builds". */
+  fallback = false;
+  private readonly entries = new Map<string, BuildEntry[]>();
+  private readonly layout: Layout;
+  private readonly sources: SourceDecl[] = [];
+  private readonly variableSources: Array<VariableSource & { generated?: KustomizeConfig }> = [];
+  private readonly byFile = new Map<string, FluxKustomization[]>();
+  private readonly artifacts = new Map<string, ArtifactIndex>();
+  private readonly builds = new Map<string, Build>();
   private readonly reported = new Set<string>();
-  private discovering = false;
-  private mainSource = 'flux-system';
-  kustomizations: FluxKustomization[] = [];
-  private readonly filesByDir = new Map<string, string[]>();
-  private readonly dirs = new Set<string>(['']);
-  private readonly childDirs = new Map<string, string[]>();
-  private readonly configs = new Map<string, KustomizeConfig>();
-  private readonly sources: VariableSource[] = [];
 
-  constructor(private readonly files: ReadonlySet<string>, facts: ReadonlyMap<string, FileFacts>) {
-    for (const file of files) {
-      const dir = dirnameOf(file);
-      const list = this.filesByDir.get(dir) ?? [];
-      list.push(file);
-      this.filesByDir.set(dir, list);
-      for (let d = dir; d !== '' && !this.dirs.has(d); d = dirnameOf(d)) {
-        this.dirs.add(d);
-        const parent = dirnameOf(d);
-        this.childDirs.set(parent, [...(this.childDirs.get(parent) ?? []), d]);
-      }
+  constructor(private readonly input: GraphInput) {
+    this.layout = new Layout(input.files, input.facts);
+    const patchFiles = new Set<string>();
+    for (const facts of input.facts.values()) for (const patch of facts.kustomize?.patches ?? []) patchFiles.add(patch);
+    for (const [file, facts] of input.facts) {
+      // A Kustomization written in a kustomize patch file is a patch, not a resource.
+      if (!patchFiles.has(file)) for (const k of facts.kustomizations) this.kustomizations.push(k);
+      this.sources.push(...facts.sources);
+      this.variableSources.push(...facts.variableSources);
+      if (facts.kustomize) this.variableSources.push(...generatedSources(facts.kustomize, input.inputs));
     }
-    for (const fileFacts of facts.values()) {
-      for (const kustomization of fileFacts.kustomizations) this.kustomizations.push(kustomization);
-      for (const source of fileFacts.variableSources) this.sources.push(source);
-      if (fileFacts.kustomize) {
-        const dir = dirnameOf(fileFacts.kustomize.file);
-        const existing = this.configs.get(dir);
-        if (!existing || rank(fileFacts.kustomize.file) < rank(existing.file)) this.configs.set(dir, fileFacts.kustomize);
-      }
-    }
-    // A Kustomization written in a kustomize patch file is a patch, not a resource.
-    const patchFiles = new Set([...this.configs.values()].flatMap((config) => config.patches));
-    this.kustomizations = this.kustomizations.filter((k) => !patchFiles.has(k.file));
-    this.kustomizations.sort((a, b) => (a.file + a.name < b.file + b.name ? -1 : 1));
-    this.mainSource = mainSourceName(this.kustomizations);
-    const built = new Map<FluxKustomization, Built>();
-    for (const kustomization of this.liveKustomizations()) built.set(kustomization, this.filesBuiltBy(kustomization));
-    // Who builds each file, and which kustomize-level patches reach it on the way.
-    const parentsOf = new Map<string, Array<{ parent: FluxKustomization; patches: KustomizationPatch[] }>>();
-    for (const [parent, files] of built) {
-      for (const [file, patches] of files) parentsOf.set(file, [...(parentsOf.get(file) ?? []), { parent, patches }]);
-    }
-    for (const [kustomization, files] of built) {
-      const postBuild = effectivePostBuild(kustomization, parentsOf.get(kustomization.file) ?? []);
-      const builder: Builder = { kustomization, postBuild, vars: postBuild ? this.resolveVars(kustomization, postBuild) : null };
-      for (const file of files.keys()) this.builders.set(file, [...(this.builders.get(file) ?? []), builder]);
-    }
+    this.kustomizations.sort((a, b) => (a.file + a.name < b.file + b.name ? -1 : a.file + a.name > b.file + b.name ? 1 : a.span[0] - b.span[0]));
+    for (const k of this.kustomizations) push(this.byFile, k.file, k);
+    this.apply(this.chooseRoots());
   }
 
+  /** Everything that builds `file`, in every world, with the role the file plays. */
+  entriesOf(file: string): readonly BuildEntry[] {
+    return this.entries.get(file) ?? [];
+  }
+
+  /** The Kustomizations that apply `file` as a resource (or patch one with it). */
   buildersOf(file: string): Builder[] {
-    return this.builders.get(file) ?? [];
+    const out: Builder[] = [];
+    for (const entry of this.entriesOf(file)) if ((entry.role === 'resource' || entry.role === 'patch') && !out.includes(entry.builder)) out.push(entry.builder);
+    return out;
+  }
+
+  /** Whether a live Kustomization applies the file's documents as resources. */
+  isApplied(file: string): boolean {
+    return this.entriesOf(file).some((entry) => entry.role === 'resource');
+  }
+
+  hasDir(path: string): boolean {
+    return this.layout.hasDir(path);
+  }
+
+  /** Whether the repository declares (or a generator makes) a ConfigMap or Secret of that name. */
+  declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean {
+    return this.variableSources.some((source) => source.kind === kind && source.name === name);
+  }
+
+  /** Every file with what builds it. */
+  allEntries(): IterableIterator<[string, BuildEntry[]]> {
+    return this.entries.entries();
+  }
+
+  /** Every live Kustomization, once per world. */
+  liveBuilders(): Builder[] {
+    return this.live;
+  }
+
+  private live: Builder[] = [];
+
+  // ---- roots ------------------------------------------------------------------
+
+  private chooseRoots(): RootCandidate[] {
+    const { config } = this.input;
+    if (config.roots.length > 0) return config.roots.map((root) => this.contractRoot(root));
+    const unresolved: string[] = [];
+    const syncs: RootCandidate[] = [];
+    for (const facts of this.input.facts.values()) {
+      for (const sync of facts.syncs) {
+        const candidate = syncCandidate(sync, config, (path) => this.layout.foldersHolding(path));
+        if ('unresolved' in candidate) unresolved.push(candidate.unresolved);
+        else syncs.push(candidate);
+      }
+    }
+    const bootstraps = [...this.selfApplying(), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({ how: 'bootstrap', kustomization: k, source: this.identityOf(k), declaredIn: null, assumption: null }));
+    // A sync is current when a world applies the file it is written in (the FluxInstance manages itself).
+    const reach = new Map<RootCandidate, Set<string>>();
+    for (const candidate of [...bootstraps, ...syncs]) reach.set(candidate, this.reachOf(candidate));
+    const appliedAnywhere = (file: string) => [...reach.values()].some((files) => files.has(file));
+    let current = syncs.filter((sync) => appliedAnywhere(sync.declaredIn!));
+    if (current.length === 0 && bootstraps.length === 0) current = syncs;
+    const candidates = dedupe([...bootstraps, ...current], reach);
+    if (candidates.length > 0) {
+      for (const candidate of candidates) if (candidate.assumption) this.report({ rule: 'flux-no-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
+      return candidates;
+    }
+    return this.fallbackRoots(unresolved);
+  }
+
+  private contractRoot(root: FluxConfig['roots'][number]): RootCandidate {
+    const probe = syntheticKustomization('flux-system', 'flux-system', root.file, root.span, root.path, 'GitRepository', '');
+    // "This repository" is the GitRepository the Kustomizations right under the root name most.
+    const counts = new Map<string, number>();
+    const build = this.buildOf(probe, this.repositoryArtifact(null));
+    for (const file of build.files.keys()) {
+      for (const child of this.byFile.get(file) ?? []) {
+        if (child.sourceKind === 'GitRepository' && child.sourceName) counts.set(child.sourceName, (counts.get(child.sourceName) ?? 0) + 1);
+      }
+    }
+    const name = mostCommon(counts) ?? 'flux-system';
+    const kustomization = { ...probe, sourceName: name };
+    return { how: 'contract', kustomization, source: { kind: 'GitRepository', name, namespace: null, url: this.declaredSource('GitRepository', name, root.file)?.url ?? null, folder: null }, declaredIn: null, assumption: null };
+  }
+
+  /** No root: every Kustomization (of the most used GitRepository) that no other builds and that lies outside every other's path. */
+  private fallbackRoots(unresolved: string[]): RootCandidate[] {
+    if (this.kustomizations.length === 0) return [];
+    this.fallback = true;
+    const counts = new Map<string, number>();
+    for (const k of this.kustomizations) if (k.sourceKind === 'GitRepository' && k.sourceName) counts.set(k.sourceName, (counts.get(k.sourceName) ?? 0) + 1);
+    const name = mostCommon(counts) ?? 'flux-system';
+    const ours = this.kustomizations.filter((k) => k.sourceKind === 'GitRepository' && (k.sourceName ?? name) === name);
+    const source: SourceIdentity = { kind: 'GitRepository', name, namespace: null, url: null, folder: null };
+    const artifact = this.repositoryArtifact(name);
+    const builtByOther = new Set<FluxKustomization>();
+    const paths = new Map<string, FluxKustomization[]>();
+    for (const k of ours) {
+      if (k.path !== null) push(paths, k.path, k);
+      for (const file of this.buildOf(k, artifact).files.keys()) for (const child of this.byFile.get(file) ?? []) if (child !== k) builtByOther.add(child);
+    }
+    const insideAnother = (k: FluxKustomization) => {
+      for (let dir = dirnameOf(k.file); ; dir = dirnameOf(dir)) {
+        if ((paths.get(dir) ?? []).some((other) => other !== k)) return true;
+        if (dir === '') return false;
+      }
+    };
+    const first = this.kustomizations[0];
+    const why = unresolved.length > 0 ? ` (${unresolved.join('; ')})` : '';
+    this.report({
+      rule: 'flux-no-root',
+      file: first.file,
+      span: first.span,
+      severity: 'info',
+      message: `No root found: no gotk-sync.yaml or other Kustomization that applies itself, no FluxInstance sync, no flux.roots in the contract${why}. Every Kustomization that nothing else here builds is taken as a root; name the folders Flux starts from in flux.roots to check exactly what Flux applies.`,
+    });
+    return ours
+      .filter((k) => !builtByOther.has(k) && !insideAnother(k))
+      .map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
   }
 
   /**
-   * The Kustomizations Flux applies. A root is one whose file no other
-   * Kustomization builds and that lies outside every other one's path (what
-   * bootstrap or the Flux operator applies); from the roots, every
-   * Kustomization a live one builds is live. One that sits inside another's
-   * path but that nothing builds (left out of a kustomization.yaml, an
-   * archive) is never applied, so nothing it would build is checked.
+   * Kustomizations that apply themselves: on a cycle of "builds the file of"
+   * through Kustomizations of one source (bootstrap's flux-system, which builds
+   * the folder holding its own gotk-sync.yaml). Tarjan's SCC, linear in edges.
    */
-  private liveKustomizations(): FluxKustomization[] {
-    const builtBy = new Map<string, Set<FluxKustomization>>();
-    const discovery = new Map<FluxKustomization, string[]>();
-    this.discovering = true;
-    for (const kustomization of this.kustomizations) {
-      const files = [...this.filesBuiltBy(kustomization).keys()];
-      discovery.set(kustomization, files);
-      for (const file of files) builtBy.set(file, (builtBy.get(file) ?? new Set()).add(kustomization));
+  private selfApplying(): FluxKustomization[] {
+    const edges = new Map<FluxKustomization, FluxKustomization[]>();
+    for (const k of this.kustomizations) {
+      const artifact = this.ownArtifact(k);
+      if (!artifact) continue;
+      const children: FluxKustomization[] = [];
+      for (const [file, built] of this.buildOf(k, artifact).files) {
+        if (!built.some((entry) => entry.role === 'resource')) continue;
+        for (const child of this.byFile.get(file) ?? []) if (child.sourceKind === k.sourceKind && child.sourceName === k.sourceName) children.push(child);
+      }
+      edges.set(k, children);
     }
-    this.discovering = false;
-    const inside = (k: FluxKustomization, other: FluxKustomization) =>
-      other !== k && other.path !== null && this.isOurs(other) && (other.path === '' || k.file.startsWith(other.path + '/'));
-    const roots = this.kustomizations.filter(
-      (k) => ![...(builtBy.get(k.file) ?? [])].some((other) => other !== k) && !this.kustomizations.some((other) => inside(k, other)),
-    );
-    const byFile = new Map<string, FluxKustomization[]>();
-    for (const k of this.kustomizations) byFile.set(k.file, [...(byFile.get(k.file) ?? []), k]);
-    const live = new Set<FluxKustomization>(roots);
-    const queue = [...roots];
+    const sizes = componentSizes(this.kustomizations, (k) => edges.get(k) ?? []);
+    return this.kustomizations.filter((k) => sizes.get(k)! > 1 || (edges.get(k) ?? []).includes(k));
+  }
+
+  /** The files a candidate's world applies (for the checks between candidates). */
+  private reachOf(candidate: RootCandidate): Set<string> {
+    const files = new Set<string>();
+    const seen = new Set<FluxKustomization>([candidate.kustomization]);
+    const queue = [candidate.kustomization];
+    const world = { source: candidate.source };
     while (queue.length > 0) {
-      for (const file of discovery.get(queue.pop()!) ?? []) {
-        for (const child of byFile.get(file) ?? []) {
-          if (!live.has(child)) {
-            live.add(child);
-            queue.push(child);
-          }
+      const k = queue.pop()!;
+      const artifact = this.artifactIn(k, world);
+      if (!artifact) continue;
+      for (const [file, built] of this.buildOf(k, artifact).files) {
+        files.add(file);
+        if (!built.some((entry) => entry.role === 'resource')) continue;
+        for (const child of this.byFile.get(file) ?? []) if (!seen.has(child)) seen.add(child) && queue.push(child);
+      }
+    }
+    for (const k of seen) files.add(k.file);
+    return files;
+  }
+
+  // ---- sources and artifacts ----------------------------------------------------
+
+  private identityOf(k: FluxKustomization): SourceIdentity {
+    const name = k.sourceName ?? '';
+    return { kind: k.sourceKind, name, namespace: k.sourceNamespace ?? k.namespace, url: this.declaredSource(k.sourceKind, name, k.file)?.url ?? null, folder: this.ownFolder(k) };
+  }
+
+  /**
+   * The folder that is the Kustomization's own Git repository, when its path builds its file only
+   * from there (`repos/gitops-system/clusters/mgmt/flux-system/gotk-sync.yaml` with path
+   * `./clusters/mgmt`: the folder repos/gitops-system is pushed as a repository of its own).
+   */
+  private ownFolder(k: FluxKustomization): string | null {
+    if (k.sourceKind !== 'GitRepository' || k.path === null) return null;
+    const dir = dirnameOf(k.file);
+    if (k.path === '' || dir === k.path || dir.startsWith(k.path + '/')) return null;
+    for (let root = dirnameOf(dir); root !== ''; root = dirnameOf(root)) {
+      const inside = `${root}/${k.path}`;
+      if (dir === inside || dir.startsWith(inside + '/')) return root;
+    }
+    return null;
+  }
+
+  /**
+   * What `flux bootstrap --path=P` leaves when its sync file is not committed (a placeholder
+   * gotk-sync.yaml, or only gotk-components.yaml): a Kustomization flux-system that applies P,
+   * from the GitRepository flux-system.
+   */
+  private bootstrapPlaceholders(): FluxKustomization[] {
+    const found: FluxKustomization[] = [];
+    for (const file of this.input.files) {
+      const match = /^(?:(.*)\/)?flux-system\/gotk-(?:sync|components)\.yaml$/.exec(file);
+      if (!match) continue;
+      const dir = dirnameOf(file);
+      if ((this.byFile.get(`${dir}/gotk-sync.yaml`) ?? []).length > 0) continue;
+      if (file.endsWith('components.yaml') && this.input.files.has(`${dir}/gotk-sync.yaml`)) continue; // once per folder
+      const path = match[1] ?? '';
+      found.push(syntheticKustomization('flux-system', 'flux-system', file, [0, 0], path, 'GitRepository', 'flux-system'));
+    }
+    return found;
+  }
+
+  /** The source object of that kind and name nearest to `file` (several clusters declare their own flux-system). */
+  private declaredSource(kind: string, name: string, file: string): SourceDecl | undefined {
+    return byCloseness(file, this.sources.filter((s) => s.kind === kind && s.name === name))[0];
+  }
+
+  private repositoryArtifact(sourceName: string | null, near = ''): ArtifactIndex {
+    const decl = sourceName === null ? undefined : this.declaredSource('GitRepository', sourceName, near);
+    const key = decl ? `${REPOSITORY_ARTIFACT_KEY}:${decl.file}:${decl.span[0]}` : REPOSITORY_ARTIFACT_KEY;
+    return this.artifact(key, () => makeArtifact(key, decl ? `GitRepository ${decl.name}` : 'the repository', '', this.input.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of GitRepository ${decl.name} (${decl.file})` : ''));
+  }
+
+  private folderArtifact(kind: string, name: string, folder: string, decl?: SourceDecl): ArtifactIndex {
+    const key = `folder:${kind}/${name}:${folder}:${decl?.file ?? ''}`;
+    return this.artifact(key, () => makeArtifact(key, `${kind} ${name} (${folder}/)`, folder, this.input.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of ${kind} ${name} (${decl.file})` : ''));
+  }
+
+  private artifact(key: string, make: () => Artifact): ArtifactIndex {
+    let index = this.artifacts.get(key);
+    if (!index) this.artifacts.set(key, (index = new ArtifactIndex(make())));
+    return index;
+  }
+
+  /** The artifact a Kustomization builds from when its own source is taken to be this repository. */
+  private ownArtifact(k: FluxKustomization): ArtifactIndex | null {
+    const mapped = this.mappedSource(k);
+    if (mapped) return mapped;
+    if (k.sourceKind !== 'GitRepository') return null;
+    const folder = this.ownFolder(k);
+    return folder === null ? this.repositoryArtifact(k.sourceName, k.file) : this.folderArtifact(k.sourceKind, k.sourceName ?? '', folder, this.declaredSource(k.sourceKind, k.sourceName ?? '', k.file));
+  }
+
+  private mappedSource(k: FluxKustomization): ArtifactIndex | null {
+    const mapped = this.input.config.sources.find((s) => s.kind === k.sourceKind && s.name === k.sourceName && (s.namespace === null || (k.sourceNamespace ?? k.namespace) === null || s.namespace === (k.sourceNamespace ?? k.namespace)));
+    return mapped ? this.folderArtifact(mapped.kind, mapped.name, mapped.path) : null;
+  }
+
+  /** The artifact `k` builds from in a world, or null when its source is not this repository there. */
+  private artifactIn(k: FluxKustomization, world: { source: SourceIdentity }): ArtifactIndex | null {
+    const mapped = this.mappedSource(k);
+    if (mapped) return mapped;
+    const { source } = world;
+    const sameName = k.sourceKind === source.kind && (k.sourceName ?? source.name) === source.name;
+    const namespace = k.sourceNamespace ?? k.namespace;
+    if (sameName && (namespace === null || source.namespace === null || namespace === source.namespace)) {
+      if (source.folder !== null) return this.folderArtifact(source.kind, source.name, source.folder, this.declaredSource(source.kind, source.name, k.file));
+      return source.kind === 'GitRepository' ? this.repositoryArtifact(source.name, k.file) : null;
+    }
+    // Another GitRepository object for the same repository (another branch, a ResourceSet's preview).
+    if (k.sourceKind === 'GitRepository' && source.url && k.sourceName) {
+      const decl = this.declaredSource('GitRepository', k.sourceName, k.file);
+      if (decl && sameRepository(decl.url, source.url)) return this.repositoryArtifact(k.sourceName, k.file);
+    }
+    return null;
+  }
+
+  private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {
+    const key = `${artifact.artifact.key}|${k.file}|${k.span[0]}|${k.name}|${k.pathAsWritten}`;
+    let build = this.builds.get(key);
+    if (!build) this.builds.set(key, (build = buildKustomization(k, artifact, this.layout)));
+    return build;
+  }
+
+  // ---- worlds -----------------------------------------------------------------
+
+  private apply(roots: RootCandidate[]): void {
+    const webhookRefs = this.input.config.substituteFrom;
+    roots.forEach((candidate, index) => {
+      const world: World = { index, label: candidate.kustomization.path || candidate.kustomization.pathAsWritten || '(root)', how: candidate.how, root: candidate.kustomization, source: candidate.source, count: roots.length };
+      this.worlds.push(world);
+      const builders = this.walk(world, candidate);
+      const applied = (file: string) => (this.entries.get(file) ?? []).some((entry) => entry.builder.world === world);
+      const webhooks = [...webhookRefs, ...this.detectedWebhooks(applied)];
+      for (const { builder, parents } of builders) this.resolve(builder, parents, webhooks, applied);
+    });
+  }
+
+  /** Breadth-first from the root: each live Kustomization once, with the parents that build it. */
+  private walk(world: World, candidate: RootCandidate): Array<{ builder: Builder; parents: Array<{ parent: FluxKustomization; patches: KustomizationPatch[] }> }> {
+    const found = new Map<FluxKustomization, { builder: Builder; parents: Array<{ parent: FluxKustomization; patches: KustomizationPatch[] }> }>();
+    const visit = (k: FluxKustomization) => {
+      let node = found.get(k);
+      if (!node) found.set(k, (node = { builder: { kustomization: k, postBuild: null, vars: null, world }, parents: [] }));
+      return node;
+    };
+    visit(candidate.kustomization);
+    const queue = [candidate.kustomization];
+    while (queue.length > 0) {
+      const k = queue.shift()!;
+      const builder = found.get(k)!.builder;
+      const artifact = this.artifactIn(k, world);
+      if (!artifact) continue; // another source: its files are not in this repository
+      const build = this.buildOf(k, artifact);
+      for (const problem of build.problems) this.report(problem);
+      for (const [file, built] of build.files) {
+        for (const entry of built) push(this.entries, file, { ...entry, builder });
+        const resource = built.find((entry) => entry.role === 'resource');
+        if (!resource) continue;
+        for (const child of this.byFile.get(file) ?? []) {
+          if (child === k) continue;
+          const isNew = !found.has(child);
+          visit(child).parents.push({ parent: k, patches: resource.patches });
+          if (isNew) queue.push(child);
         }
       }
     }
-    return this.kustomizations.filter((k) => live.has(k));
+    this.live.push(...[...found.values()].map((node) => node.builder));
+    return [...found.values()];
   }
 
-  private isOurs(kustomization: FluxKustomization): boolean {
-    return (kustomization.sourceKind ?? 'GitRepository') === 'GitRepository' && (kustomization.sourceName ?? this.mainSource) === this.mainSource;
+  private detectedWebhooks(applied: (file: string) => boolean): SubstituteFromRef[] {
+    const refs: SubstituteFromRef[] = [];
+    for (const facts of this.input.facts.values()) for (const webhook of facts.webhooks) if (applied(webhook.file)) refs.push(...webhook.substituteFrom);
+    return refs;
+  }
+
+  private resolve(builder: Builder, parents: Array<{ parent: FluxKustomization; patches: KustomizationPatch[] }>, webhooks: SubstituteFromRef[], applied: (file: string) => boolean): void {
+    const k = builder.kustomization;
+    const own = effectivePostBuild(k, parents);
+    builder.postBuild = own;
+    if (!own && webhooks.length === 0) return;
+    const postBuild = own ?? { substitute: new Map(), substituteFrom: [], always: false };
+    const namespace = k.namespace;
+    builder.vars = resolveVars(k.name, postBuild, webhooks, {
+      external: this.input.config.variables,
+      candidates: (ref) => {
+        const named = this.variableSources.filter((s) => s.kind === ref.kind && s.name === ref.name);
+        const inNamespace = namespace === null ? named : named.filter((s) => s.namespace === null || s.namespace === namespace);
+        const pool = inNamespace.length > 0 ? inNamespace : named;
+        const live = pool.filter((s) => applied(s.generated ? s.generated.file : s.file));
+        return [...byCloseness(k.file, live), ...byCloseness(k.file, pool.filter((s) => !live.includes(s)))];
+      },
+      invalidName: (name, located, error) => this.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
+    });
   }
 
   private report(problem: GraphProblem): void {
-    if (this.discovering) return; // the liveness pass only looks
-    const key = `${problem.file}:${problem.span[0]}:${problem.message}`;
+    const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.problems.push(problem);
   }
+}
 
-  /**
-   * The files a Kustomization builds. Only a source that is this repository
-   * can be followed: a GitRepository named like most Kustomizations' source
-   * (`flux-system`, usually). Another source (an OCI artifact, a second
-   * repository) is followed only where its path exists here, and never
-   * reported: its files may live elsewhere.
-   */
-  private filesBuiltBy(kustomization: FluxKustomization): Built {
-    const out: Built = new Map();
-    const ours = this.isOurs(kustomization);
-    const report = (span: [number, number] | null, message: string) => {
-      if (ours) this.report({ rule: 'kustomize-reference', file: kustomization.file, span: span ?? kustomization.span, message });
-    };
-    const path = resolveSpecPath(kustomization.pathAsWritten);
-    if (path.variable) {
-      // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
-      if (path.path !== null && this.dirs.has(path.path)) this.buildFolder(path.path, out, [], []);
-      return out;
-    }
-    const exists = path.path !== null && this.dirs.has(path.path) && (ours || path.path !== '');
-    if (path.climbs) {
-      const what = exists ? `Flux clamps it to the root and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
-      report(kustomization.pathSpan, `spec.path ${JSON.stringify(kustomization.pathAsWritten)} of Kustomization "${kustomization.name}" points outside the repository (above its root); ${what}.`);
-      if (!exists) return out;
-    } else if (!exists) {
-      report(kustomization.pathSpan, `spec.path ${JSON.stringify(kustomization.pathAsWritten)} of Kustomization "${kustomization.name}" does not exist in the repository: the Kustomization fails to build.`);
-      return out;
-    }
-    this.buildFolder(path.path!, out, [], []);
-    for (const component of kustomization.components) {
-      if (component.path !== null && this.dirs.has(component.path)) this.buildFolder(component.path, out, [], []);
-      else report(component.span, `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${kustomization.name}" does not exist in the repository.`);
-    }
-    return out;
-  }
+/** The repository's folders and files, indexed for the build stage. */
+class Layout implements RepoLayout {
+  private readonly filesByDir = new Map<string, string[]>();
+  private readonly dirs = new Set<string>(['']);
+  private readonly childDirs = new Map<string, string[]>();
+  private readonly configs = new Map<string, KustomizeConfig>();
 
-  private buildFolder(dir: string, out: Built, stack: string[], patches: KustomizationPatch[]): void {
-    const config = this.configs.get(dir);
-    if (config) return this.buildKustomize(config, out, stack, patches);
-    // No kustomization file: Flux generates one over every YAML file below the folder.
-    for (const file of this.filesByDir.get(dir) ?? []) if (isYamlPath(file)) out.set(file, patches);
-    for (const sub of this.subdirs(dir)) this.buildFolder(sub, out, stack, patches);
-  }
-
-  private buildKustomize(config: KustomizeConfig, out: Built, stack: string[], inherited: KustomizationPatch[]): void {
-    const next = [...stack, config.file];
-    // A kustomization's patches (and those of the components it includes) apply to everything it accumulates.
-    const componentConfigs = config.components.map((ref) => (ref.path === null ? undefined : this.configs.get(ref.path))).filter((c): c is KustomizeConfig => !!c);
-    const patches = [...inherited, ...config.kustomizationPatches, ...componentConfigs.flatMap((c) => c.kustomizationPatches)];
-    // Patch files end up inside the resources they patch, so Flux substitutes their text too.
-    for (const patch of config.patches) if (this.files.has(patch)) out.set(patch, patches);
-    for (const ref of [...config.resources, ...config.components]) {
-      const report = (message: string) => this.report({ rule: 'kustomize-reference', file: config.file, span: ref.span ?? [0, 0], message });
-      if (ref.path === null) report(`${JSON.stringify(ref.written)} points outside the repository.`);
-      else if (this.files.has(ref.path)) out.set(ref.path, patches);
-      else if (this.dirs.has(ref.path)) {
-        const sub = this.configs.get(ref.path);
-        if (sub && next.includes(sub.file)) report(`kustomize references form a cycle: ${[...next, sub.file].join(' → ')}.`);
-        else if (sub) this.buildKustomize(sub, out, next, patches);
-        else report(`${JSON.stringify(ref.written)} is a folder without a kustomization.yaml: kustomize cannot build it.`);
-      } else report(`${JSON.stringify(ref.written)} does not exist in the repository: kustomize fails to build this folder.`);
+  constructor(private readonly files: ReadonlySet<string>, facts: ReadonlyMap<string, FileFacts>) {
+    for (const file of files) {
+      const dir = dirnameOf(file);
+      push(this.filesByDir, dir, file);
+      for (let d = dir; d !== '' && !this.dirs.has(d); d = dirnameOf(d)) {
+        this.dirs.add(d);
+        push(this.childDirs, dirnameOf(d), d);
+      }
+    }
+    for (const fileFacts of facts.values()) {
+      const config = fileFacts.kustomize;
+      if (!config) continue;
+      const dir = dirnameOf(config.file);
+      const existing = this.configs.get(dir);
+      if (!existing || rank(config.file) < rank(existing.file)) this.configs.set(dir, config);
     }
   }
 
-  private subdirs(dir: string): string[] {
+  hasFile(path: string): boolean {
+    return this.files.has(path);
+  }
+  hasDir(path: string): boolean {
+    return this.dirs.has(path);
+  }
+  filesIn(dir: string): readonly string[] {
+    return this.filesByDir.get(dir) ?? [];
+  }
+  subdirs(dir: string): readonly string[] {
     return this.childDirs.get(dir) ?? [];
   }
-
-  private resolveVars(kustomization: FluxKustomization, postBuild: PostBuild): VarSet {
-    const defined = new Map<string, DefinedVariable>();
-    const unknownSources: SubstituteFromRef[] = [];
-    const namespace = kustomization.namespace;
-    for (const ref of postBuild.substituteFrom) {
-      const candidates = this.sources.filter((source) => source.kind === ref.kind && source.name === ref.name);
-      // The object lives in the Kustomization's namespace, when both say which.
-      const sameNamespace = namespace === null ? candidates : candidates.filter((s) => s.namespace === namespace || s.namespace === null);
-      const source = closest(kustomization.file, sameNamespace) ?? closest(kustomization.file, candidates);
-      if (!source) {
-        unknownSources.push(ref);
-        continue;
-      }
-      for (const [name, located] of source.entries) {
-        this.checkName(name, located);
-        defined.set(name, { ...located, from: `${source.kind} ${source.name}` });
-      }
-    }
-    for (const [name, located] of postBuild.substitute) {
-      this.checkName(name, located);
-      defined.set(name, { ...located, from: `substitute of Kustomization "${kustomization.name}"` });
-    }
-    return { defined, unknownSources, substitutes: postBuild.always || defined.size > 0 || unknownSources.length > 0 };
+  configIn(dir: string): KustomizeConfig | undefined {
+    return this.configs.get(dir);
   }
 
-  private checkName(name: string, located: Located<string>): void {
-    const error = validateVarName(name);
-    if (error) {
-      this.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` });
+  /** The folders F for which `F/path` is a folder of the repository. */
+  foldersHolding(path: string): string[] {
+    const out: string[] = [];
+    if (path === '') return [''];
+    for (const dir of this.dirs) {
+      if (dir === path) out.push('');
+      else if (dir.endsWith('/' + path)) out.push(dir.slice(0, dir.length - path.length - 1));
     }
+    return out;
   }
 }
 
 function rank(file: string): number {
   return KUSTOMIZATION_FILE_NAMES.indexOf(file.slice(file.lastIndexOf('/') + 1));
+}
+
+/** The ConfigMaps and Secrets a kustomization's generators make, as variable sources. */
+function generatedSources(config: KustomizeConfig, inputs: ReadonlyMap<string, InputFacts>): Array<VariableSource & { generated: KustomizeConfig }> {
+  return config.generators.map((generator) => {
+    const entries = new Map<string, Located<string>>();
+    for (const input of generator.inputs) {
+      if (input.kind === 'env' && input.path) for (const [name, located] of inputs.get(input.path)?.env ?? []) entries.set(name, located);
+      else if (input.key && input.path) entries.set(input.key, { value: `(the content of ${input.path})`, file: config.file, span: input.span ?? generator.span });
+    }
+    for (const literal of generator.literals) entries.set(literal.key, { value: literal.value, file: config.file, span: literal.span });
+    return { kind: generator.kind, name: generator.name, namespace: generator.namespace ?? config.namespace, file: config.file, entries, secret: generator.kind === 'Secret', generated: config };
+  });
 }
 
 /**
@@ -269,63 +520,15 @@ function effectivePostBuild(child: FluxKustomization, parents: Array<{ parent: F
   for (const { parent, patches } of parents) {
     for (const patch of [...patches, ...parent.patches]) {
       if (!patch.postBuild || !targets(patch, child)) continue;
+      const added = patch.postBuild;
       result = {
-        substitute: new Map([...(result?.substitute ?? []), ...patch.postBuild.substitute]),
-        substituteFrom: patch.postBuild.substituteFrom.length > 0 ? patch.postBuild.substituteFrom : result?.substituteFrom ?? [],
-        always: patch.postBuild.always || (result?.always ?? false),
+        substitute: new Map([...(result?.substitute ?? []), ...added.substitute]),
+        substituteFrom: added.appendsSubstituteFrom ? [...(result?.substituteFrom ?? []), ...added.substituteFrom] : added.substituteFrom.length > 0 ? added.substituteFrom : result?.substituteFrom ?? [],
+        always: added.always || (result?.always ?? false),
       };
     }
   }
   return result;
-}
-
-/**
- * `spec.path` as kustomize-controller resolves it: relative to the source
- * root, with `..` that would climb above the root clamped to it (securejoin),
- * and `${VAR}` only where a default names the folder.
- */
-export function resolveSpecPath(written: string): { path: string | null; climbs: boolean; variable: boolean } {
-  let text = written;
-  const variable = written.includes('${');
-  if (variable) {
-    const rendered = envsubst(written, () => undefined, { strict: false });
-    if (!rendered.ok || /\/\/|\/$/.test(rendered.output)) return { path: null, climbs: false, variable };
-    text = rendered.output;
-  }
-  const parts: string[] = [];
-  let climbs = false;
-  for (const part of text.replace(/\\/g, '/').split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) climbs = true;
-      else parts.pop();
-    } else parts.push(part);
-  }
-  return { path: parts.join('/'), climbs, variable };
-}
-
-/**
- * Several clusters in one repository each keep a `cluster-settings`: the one
- * that shares the longest folder prefix with the Kustomization is its own.
- */
-function closest<T extends { file: string }>(file: string, candidates: T[]): T | undefined {
-  const segments = file.split('/');
-  const shared = (other: string) => {
-    const parts = other.split('/');
-    let n = 0;
-    while (n < parts.length - 1 && n < segments.length - 1 && parts[n] === segments[n]) n++;
-    return n;
-  };
-  return [...candidates].sort((a, b) => shared(b.file) - shared(a.file))[0];
-}
-
-/** The name most Kustomizations give their GitRepository source: this repository. */
-function mainSourceName(kustomizations: FluxKustomization[]): string {
-  const counts = new Map<string, number>();
-  for (const k of kustomizations) {
-    if ((k.sourceKind ?? 'GitRepository') === 'GitRepository' && k.sourceName) counts.set(k.sourceName, (counts.get(k.sourceName) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? 'flux-system';
 }
 
 function targets(patch: KustomizationPatch, child: FluxKustomization): boolean {
@@ -348,4 +551,85 @@ function nameMatches(pattern: string, name: string): boolean {
   } catch {
     return pattern === name;
   }
+}
+
+function mostCommon(counts: Map<string, number>): string | undefined {
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Drops candidates that another one covers: the same root twice (a sync and
+ * the gotk-sync.yaml it replaced), or a root that another root's world applies
+ * (a cluster's self-applying flux-system inside a bigger world).
+ */
+function dedupe(candidates: RootCandidate[], reach: Map<RootCandidate, Set<string>>): RootCandidate[] {
+  const seen = new Set<string>();
+  const unique = candidates.filter((c) => {
+    const key = `${c.source.kind}/${c.source.name}:${c.kustomization.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.filter((c) => !unique.some((other) => other !== c && coveredBy(c, other, reach)));
+}
+
+function coveredBy(c: RootCandidate, other: RootCandidate, reach: Map<RootCandidate, Set<string>>): boolean {
+  const mine = reach.get(c)!;
+  const theirs = reach.get(other)!;
+  if (!theirs.has(c.kustomization.file)) return false;
+  // Mutual (each applies the other): keep the first of the two.
+  if (mine.has(other.kustomization.file)) return c.kustomization.file + c.kustomization.name > other.kustomization.file + other.kustomization.name;
+  return true;
+}
+
+/** The size of each node's strongly connected component (Tarjan's algorithm, iterative: deep chains do not overflow the stack). */
+function componentSizes<T>(nodes: readonly T[], next: (node: T) => readonly T[]): Map<T, number> {
+  const sizes = new Map<T, number>();
+  const index = new Map<T, number>();
+  const low = new Map<T, number>();
+  const onStack = new Set<T>();
+  const stack: T[] = [];
+  let counter = 0;
+  for (const start of nodes) {
+    if (index.has(start)) continue;
+    const work: Array<{ node: T; edge: number }> = [{ node: start, edge: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const edges = next(frame.node);
+      if (frame.edge < edges.length) {
+        const target = edges[frame.edge++];
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ node: target, edge: 0 });
+        } else if (onStack.has(target)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) low.set(work[work.length - 1].node, Math.min(low.get(work[work.length - 1].node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: T[] = [];
+        let member: T;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        for (const m of component) sizes.set(m, component.length);
+      }
+    }
+  }
+  return sizes;
 }

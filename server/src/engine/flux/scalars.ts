@@ -4,7 +4,7 @@
 // scans it and positions are mapped back onto the source text, whatever the
 // scalar style (plain, quoted, literal or folded block).
 import { isAlias, isMap, isPair, isScalar, isSeq, ParsedDocument } from '../yaml-docs';
-import { Occurrence, scanSubstitutions } from './envsubst';
+import { ExpressionOccurrence, Occurrence, scanSubstitutions } from './envsubst';
 
 export interface SourceOccurrence {
   occurrence: Occurrence;
@@ -34,7 +34,7 @@ function isShellFlag(node: unknown): boolean {
  * command ends in `sh -c`), or a script that starts with `#!`. Exec-form
  * arguments (`--dbnum=${N:=1}`) are not shell: nothing but Flux expands them.
  */
-export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number, shell: boolean) => void): void {
+export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number, shell: boolean, node: unknown) => void): void {
   const stack: Array<{ node: unknown; shell: boolean }> = [{ node: parsed.doc.contents, shell: false }];
   while (stack.length > 0) {
     const { node, shell } = stack.pop()!;
@@ -63,22 +63,46 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: (value: strin
     } else if (isPair(node)) {
       stack.push({ node: node.value, shell }, { node: node.key, shell });
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
-      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'));
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node);
     }
   }
 }
 
-/** Every substitution occurrence in a document's scalars, in source order. */
-export function documentOccurrences(parsed: ParsedDocument): SourceOccurrence[] {
+/** Every substitution occurrence in a document's scalars (or only in `only`), in source order. */
+export function documentOccurrences(parsed: ParsedDocument, only?: ReadonlySet<unknown>): SourceOccurrence[] {
   const found: SourceOccurrence[] = [];
-  forEachStringScalar(parsed, (value, start, end, shell) => {
-    if (!value.includes('$')) return;
+  forEachStringScalar(parsed, (value, start, end, shell, node) => {
+    if (!value.includes('$') || (only && !only.has(node))) return;
     const map = offsetMap(parsed.source, start, end, value);
     for (const occurrence of scanSubstitutions(value)) {
       found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell });
     }
   });
   return found.sort((a, b) => a.span[0] - b.span[0]);
+}
+
+/** The occurrences of a text Flux substitutes as it is written (a generator input's bytes), at `offset` in `file`. */
+export function rawOccurrences(value: string, offset: number, shell: boolean): SourceOccurrence[] {
+  if (!value.includes('$')) return [];
+  return scanSubstitutions(value).map((occurrence) => ({ occurrence, span: [offset + occurrence.start, offset + occurrence.end] as [number, number], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell }));
+}
+
+/** The names of the `${NAME}`s (nested ones too) that have no default: those an undefined name fails. */
+export function namesWithoutDefault(occurrences: Iterable<Occurrence>): string[] {
+  const names = new Set<string>();
+  const stack: ExpressionOccurrence[] = [];
+  for (const occurrence of occurrences) if (occurrence.kind === 'expression') stack.push(occurrence);
+  while (stack.length > 0) {
+    const expression = stack.pop()!;
+    stack.push(...expression.nested);
+    if (!expression.hasDefault && expression.name !== null) names.add(expression.name);
+  }
+  return [...names].sort();
+}
+
+/** The names without a default that a document's substituted scalars use (for the model's report of unknown names). */
+export function documentNamesUsed(parsed: ParsedDocument): string[] {
+  return namesWithoutDefault(documentOccurrences(parsed).map((found) => found.occurrence));
 }
 
 /**

@@ -28,4 +28,6 @@ export const POD_SERVICE_ACCOUNT_UNDECLARED = meta('pod-service-account-undeclar
 export const JOB_ARGO_TEMPLATE = meta('job-argo-template', 'error', 'Argo Workflows template syntax in a Job, where it means nothing.');
 export const TTL_SHORTER_THAN_INTERVAL = meta('ttl-shorter-than-interval', 'warning', 'A TTL shorter than the Kustomization interval re-runs the Job at almost every reconcile.');
 export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 'A changed pod template under the same Job name: Flux\'s apply fails with "field is immutable".');
+export const FLUX_NO_ROOT = meta('flux-no-root', 'info', 'The model could not tell exactly where Flux starts applying this repository (no bootstrap, FluxInstance or flux.roots), or had to assume which folder an artifact holds.');
+export const FLUX_VARIABLES_UNKNOWN = meta('flux-variables-unknown', 'info', 'A Kustomization takes variables from an object the repository cannot show, and its files use names defined nowhere here: declare them in flux.variables.');
 export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');

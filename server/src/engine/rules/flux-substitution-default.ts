@@ -9,7 +9,7 @@
  * is: Flux gives them the meaning of `:-`, not bash's. Fix: escape to `$${`.
  */
 import { FLUX_DEFAULT } from './catalogue';
-import { escapeFix, kustomizationNames, lookup, SubstitutionRule } from './substitution-rule';
+import { escapeFix, knowsItsNames, kustomizationNames, lookup, SubstitutionRule } from './substitution-rule';
 
 const NOT_BASH = new Set([':+', ':?']);
 
@@ -24,8 +24,8 @@ export const fluxSubstitutionDefault: SubstitutionRule = {
     let message: string;
     if (NOT_BASH.has(operator)) {
       message = `Flux reads ${operator} in ${written} as "the value if set, else the argument", not as bash does (${operator === ':+' ? 'bash gives the argument only when the variable is set' : 'bash fails when the variable is unset'}).`;
-    } else if (occurrence.shell && undefinedIn.some((builder) => (builder.vars?.unknownSources.length ?? 0) === 0)) {
-      message = `${expression.name} is not defined by Kustomization ${kustomizationNames(undefinedIn)}, so Flux replaces ${written} with its default at build time: the shell never sees the variable.`;
+    } else if (occurrence.shell && undefinedIn.some(knowsItsNames)) {
+      message = `${expression.name} is not defined by Kustomization ${kustomizationNames(undefinedIn.filter(knowsItsNames))}, so Flux replaces ${written} with its default at build time: the shell never sees the variable.`;
     } else return [];
     message += ` If the shell should evaluate it, write $${written}.`;
     const fix = escapeFix(context, occurrence, written);

@@ -4,10 +4,11 @@
  * `substituteFrom` object defines. Flux blanks it, or with strict
  * substitution (the default since Flux 2.9) fails the whole reconcile. When a
  * `substituteFrom` object is not in the repository the name may come from it:
- * the finding drops to a warning and says so. Fix: escape to `$${NAME}`.
+ * such a Kustomization is reported once (flux-variables-unknown), not at
+ * every use. Fixes: escape to `$${NAME}` where a shell reads the text.
  */
 import { FLUX_UNDEFINED } from './catalogue';
-import { escapeFix, kustomizationNames, lookup, SubstitutionRule, unknownSourcesOf } from './substitution-rule';
+import { escapeFix, knowsItsNames, kustomizationNames, lookup, SubstitutionRule } from './substitution-rule';
 import type { ExpressionOccurrence } from '../flux/envsubst';
 import type { Finding } from '../types';
 
@@ -23,19 +24,17 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       const expression = stack.pop()!;
       stack.push(...expression.nested);
       if (expression.hasDefault || expression.name === null) continue;
-      const { undefinedIn } = lookup(expression.name, context.substituting);
+      // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
+      const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
       if (undefinedIn.length === 0) continue;
-      const unknown = unknownSourcesOf(undefinedIn);
-      const certain = undefinedIn.some((builder) => (builder.vars?.unknownSources.length ?? 0) === 0);
       const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
       const written = occurrence.value.slice(expression.start, expression.end);
       let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
-      if (!certain) message += ` It may come from ${unknown.join(', ')}, which is not in the repository.`;
-      message += ` If the shell should see it, write $${written}.`;
+      message += occurrence.shell ? ` If the shell should see it, write $${written}.` : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
       const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
-      const fix = expression === top ? escapeFix(context, occurrence, written) : null;
+      const fix = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
       const fixes = fix ? [fix] : [];
-      findings.push(context.finding(this.meta, span, message, fixes, certain ? 'error' : 'warning'));
+      findings.push(context.finding(this.meta, span, message, fixes));
     }
     return findings;
   },

@@ -54,10 +54,17 @@ export function lookup(name: string, builders: Builder[]): { defined: DefinedVar
   return { defined, undefinedIn };
 }
 
-export function kustomizationNames(builders: Builder[]): string {
-  return builders.map((builder) => `"${builder.kustomization.name}"`).join(', ');
+/** Whether the builder knows every name it defines (no substituteFrom object the repository cannot show). */
+export function knowsItsNames(builder: Builder): boolean {
+  return (builder.vars?.unknown.length ?? 0) === 0;
 }
 
-export function unknownSourcesOf(builders: Builder[]): string[] {
-  return builders.flatMap((builder) => builder.vars?.unknownSources.map((ref) => `${ref.kind} ${ref.name}`) ?? []);
+/** `"apps"`, or `"apps" (clusters/staging)` where the repository holds several clusters (worlds). */
+export function kustomizationName(builder: Builder): string {
+  const world = builder.world.count > 1 ? ` (${builder.world.label})` : '';
+  return `"${builder.kustomization.name}"${world}`;
+}
+
+export function kustomizationNames(builders: Builder[]): string {
+  return builders.map(kustomizationName).join(', ');
 }

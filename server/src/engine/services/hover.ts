@@ -31,7 +31,7 @@ export function describeVariable(info: VariableInfo, contract: Contract, locate:
       const at = definition.span[1] > 0 ? ` at ${locate(definition.file, definition.span[0])}` : ` in ${definition.file}`;
       parts.push(`**\${${info.name}}** = \`${definition.value}\`\n\nDefined by ${definition.from}${at}, substituted by ${where}.`);
     } else {
-      const unknown = builder.vars?.unknownSources.map((ref) => `${ref.kind} ${ref.name}`) ?? [];
+      const unknown = builder.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name}`) ?? [];
       const effect = contract.strict ? 'fails the reconcile (strict)' : 'makes it empty';
       parts.push(`**\${${info.name}}** is not defined by ${where}: Flux ${effect}.` + (unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which is not in the repository.` : ''));
     }

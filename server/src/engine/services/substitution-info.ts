@@ -2,13 +2,14 @@
 // what a `${NAME}` under the cursor means, where it is defined, and the file
 // as Flux would render it.
 import { stringify } from 'yaml';
-import { substitutionRoles, optsOut } from '../flux/check';
+import { buildersIn, documentRegions, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/check';
 import { envsubst, ExpressionOccurrence } from '../flux/envsubst';
 import type { Builder, DefinedVariable } from '../flux/graph';
 import { documentOccurrences, SourceOccurrence } from '../flux/scalars';
 import type { Contract } from '../contract/model';
 import { fluxContextOf } from '../repo-analysis';
 import type { RepoIndex } from '../repo-index';
+import { isYamlPath } from '../paths';
 import { parseYamlFile, ParsedDocument } from '../yaml-docs';
 
 export interface VariableInfo {
@@ -48,39 +49,48 @@ function expressionAt(occurrences: SourceOccurrence[], offset: number): { occurr
   return null;
 }
 
+/** The regions of the file that hold `offset`: the YAML document there, and the whole text where a generator reads it. */
+function regionsAt(flux: FluxFileContext, text: string, offset: number, yaml: boolean): SubstitutedRegion[] {
+  const regions = generatorRegions(text, flux);
+  const parsed = yaml ? documentAt(parseYamlFile(text), offset) : undefined;
+  if (parsed) regions.push(...documentRegions(parsed, flux));
+  return regions.filter((region) => region.substituting.length > 0);
+}
+
 export function variableAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number): VariableInfo | null {
   const flux = fluxContextOf(index, contract, path);
   if (!flux) return null;
-  const { substituting } = substitutionRoles(flux);
-  if (substituting.length === 0) return null;
-  const parsed = documentAt(parseYamlFile(text), offset);
-  if (!parsed || optsOut(parsed)) return null;
-  const found = expressionAt(documentOccurrences(parsed), offset);
-  if (!found || found.expression.name === null) return null;
-  const { occurrence, expression } = found;
-  const name = expression.name!;
-  const shift = occurrence.span[0] - occurrence.valueStart;
-  const lineStart = occurrence.value.lastIndexOf('\n', occurrence.valueStart - 1) + 1;
-  const lineEnd = occurrence.value.indexOf('\n', occurrence.valueStart);
-  const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
-  const first = substituting[0];
-  const lookupFirst = (n: string) => first.vars?.defined.get(n)?.value;
-  const rendered = envsubst(line, lookupFirst, { strict: flux.strict });
-  const lenient = rendered.ok ? null : envsubst(line, lookupFirst, { strict: false });
-  return {
-    name,
-    span: [expression.start + shift, expression.end + shift],
-    byKustomization: substituting.map((builder) => ({ builder, definition: builder.vars?.defined.get(name) ?? null })),
-    line,
-    rendered,
-    lenient: lenient?.ok ? lenient.output : null,
-  };
+  for (const region of regionsAt(flux, text, offset, isYamlPath(path))) {
+    const found = expressionAt(region.occurrences, offset);
+    if (!found || found.expression.name === null) continue;
+    const { substituting } = region;
+    const { occurrence, expression } = found;
+    const name = expression.name!;
+    const shift = occurrence.span[0] - occurrence.valueStart;
+    const lineStart = occurrence.value.lastIndexOf('\n', occurrence.valueStart - 1) + 1;
+    const lineEnd = occurrence.value.indexOf('\n', occurrence.valueStart);
+    const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    const first = substituting[0];
+    const lookupFirst = (n: string) => first.vars?.defined.get(n)?.value;
+    const rendered = envsubst(line, lookupFirst, { strict: flux.strict });
+    const lenient = rendered.ok ? null : envsubst(line, lookupFirst, { strict: false });
+    return {
+      name,
+      span: [expression.start + shift, expression.end + shift],
+      byKustomization: substituting.map((builder) => ({ builder, definition: builder.vars?.defined.get(name) ?? null })),
+      line,
+      rendered,
+      lenient: lenient?.ok ? lenient.output : null,
+    };
+  }
+  return null;
 }
 
 /** The file as Flux would render it: each resource re-serialized (comments gone) and substituted. */
 export function renderAsFlux(index: RepoIndex, contract: Contract, path: string, text: string): string {
   const flux = fluxContextOf(index, contract, path);
-  const substituting = flux ? substitutionRoles(flux).substituting : [];
+  if (flux && !isYamlPath(path)) return renderInput(path, text, flux);
+  const substituting = flux ? substitutionRoles(buildersIn(flux, ['resource', 'patch']), flux.mode).substituting : [];
   if (substituting.length === 0) {
     return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
   }
@@ -108,4 +118,13 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
     parts.push(result.ok ? result.output : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
   }
   return parts.join('\n---\n');
+}
+
+/** A generator input as Flux renders it: its whole text substituted (the first substituting Kustomization's variables). */
+function renderInput(path: string, text: string, flux: FluxFileContext): string {
+  const region = generatorRegions(text, flux).find((candidate) => candidate.substituting.length > 0);
+  if (!region) return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
+  const builder = region.substituting[0];
+  const result = envsubst(text, (name) => builder.vars?.defined.get(name)?.value, { strict: flux.strict });
+  return result.ok ? result.output : `# Flux fails to build what Kustomization "${builder.kustomization.name}" makes of ${path}: ${result.error}\n${text}`;
 }

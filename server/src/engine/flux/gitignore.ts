@@ -1,0 +1,162 @@
+// Ignore patterns as Flux's source-controller reads them (`spec.ignore`,
+// `.sourceignore`, its default exclusions): gitignore syntax with the
+// semantics of the go-git matcher Flux uses. A pattern is scoped to the folder
+// it was read in (its domain); the last pattern that matches a path decides;
+// a pattern that matches a leading part of a path matches the path (so `/*`
+// followed by `!/k8s/prod` keeps exactly `k8s/prod/**`, as Flux's archiver
+// checks every file on its own and never prunes a folder).
+
+export interface IgnorePattern {
+  /** Path segments of the folder the pattern was read in. */
+  domain: string[];
+  /** `!pattern`: re-includes what an earlier pattern excluded. */
+  inclusion: boolean;
+  /** `name/`: only a folder matches (a file inside it still does). */
+  dirOnly: boolean;
+  /** Contains a `/`: matched from the domain, segment by segment. */
+  anchored: boolean;
+  segments: string[];
+  /** Where the pattern is written, for messages: the file and its line. */
+  origin: string;
+}
+
+/** Flux's default exclusions (fluxcd/pkg sourceignore: VCS, extensions, CI, extras). */
+export const DEFAULT_IGNORE = [
+  '.git/', '.gitignore', '.gitmodules', '.gitattributes',
+  '*.jpg', '*.jpeg', '*.gif', '*.png', '*.wmv', '*.flv', '*.tar.gz', '*.zip',
+  '.github/', '.circleci/', '.travis.yml', '.gitlab-ci.yml', 'appveyor.yml', '.drone.yml', 'cloudbuild.yaml', 'codeship-services.yml', 'codeship-steps.yml',
+  '**/.goreleaser.yml', '**/.sops.yaml', '**/.flux.yaml',
+];
+
+export function parsePattern(line: string, domain: string[], origin: string): IgnorePattern {
+  let text = line;
+  const inclusion = text.startsWith('!');
+  if (inclusion) text = text.slice(1);
+  if (!text.endsWith('\\ ')) text = text.replace(/ +$/, '');
+  const dirOnly = text.endsWith('/');
+  if (dirOnly) text = text.slice(0, -1);
+  return { domain, inclusion, dirOnly, anchored: text.includes('/'), segments: text.split('/'), origin };
+}
+
+/** The patterns of an ignore file's text (comments and blank lines skipped). */
+export function readPatterns(text: string, domain: string[], file: string): IgnorePattern[] {
+  const patterns: IgnorePattern[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (!line.startsWith('#') && line.trim() !== '') patterns.push(parsePattern(line, domain, `${file}:${index + 1}`));
+  });
+  return patterns;
+}
+
+export const DEFAULT_PATTERNS: readonly IgnorePattern[] = DEFAULT_IGNORE.map((line) => parsePattern(line, [], "Flux's default exclusions"));
+
+/** The pattern that excludes `path` (a file), or null when the path stays in the artifact. */
+export function excludedBy(patterns: readonly IgnorePattern[], path: string): IgnorePattern | null {
+  const segments = path.split('/');
+  for (let i = patterns.length - 1; i >= 0; i--) {
+    if (matches(patterns[i], segments)) return patterns[i].inclusion ? null : patterns[i];
+  }
+  return null;
+}
+
+function matches(pattern: IgnorePattern, path: string[]): boolean {
+  if (path.length <= pattern.domain.length) return false;
+  for (let i = 0; i < pattern.domain.length; i++) if (pattern.domain[i] !== path[i]) return false;
+  const rest = path.slice(pattern.domain.length);
+  return pattern.anchored ? anchoredMatch(pattern, rest) : nameMatch(pattern, rest);
+}
+
+/** A pattern without `/` matches any segment (a folder's name matches everything in it). */
+function nameMatch(pattern: IgnorePattern, path: string[]): boolean {
+  for (let i = 0; i < path.length; i++) {
+    if (!segmentMatch(pattern.segments[0], path[i])) continue;
+    if (pattern.dirOnly && i === path.length - 1) return false; // the file itself is not a folder
+    return true;
+  }
+  return false;
+}
+
+/** A pattern with `/` matches segment by segment from the domain; `**` spans any number of them. */
+function anchoredMatch(pattern: IgnorePattern, path: string[]): boolean {
+  let rest = path;
+  let matched = false;
+  let traverse = false;
+  for (let i = 0; i < pattern.segments.length; i++) {
+    const segment = pattern.segments[i];
+    if (segment === '') {
+      traverse = false;
+      continue;
+    }
+    if (segment === '**') {
+      if (i === pattern.segments.length - 1) break;
+      traverse = true;
+      continue;
+    }
+    if (segment.includes('**')) return false;
+    if (rest.length === 0) return false;
+    if (traverse) {
+      traverse = false;
+      let found = false;
+      while (rest.length > 0) {
+        const head = rest[0];
+        rest = rest.slice(1);
+        if (segmentMatch(segment, head)) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return false;
+      matched = true;
+    } else {
+      if (!segmentMatch(segment, rest[0])) return false;
+      matched = true;
+      rest = rest.slice(1);
+    }
+  }
+  if (matched && pattern.dirOnly && rest.length === 0) return false; // a file is not the folder
+  return matched;
+}
+
+const segmentCache = new Map<string, RegExp | null>();
+
+/** Go's filepath.Match for one segment: `*`, `?`, `[...]` (`^` negates), `\` escapes; a bad pattern matches nothing. */
+export function segmentMatch(pattern: string, name: string): boolean {
+  if (!/[*?[\\]/.test(pattern)) return pattern === name;
+  let regexp = segmentCache.get(pattern);
+  if (regexp === undefined) {
+    regexp = segmentRegExp(pattern);
+    segmentCache.set(pattern, regexp);
+  }
+  return regexp !== null && regexp.test(name);
+}
+
+function segmentRegExp(pattern: string): RegExp | null {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '*') {
+      source += '[^/]*';
+      while (pattern[i + 1] === '*') i++; // runs of * mean one: no backtracking blow-up
+    } else if (char === '?') source += '[^/]';
+    else if (char === '\\') {
+      if (i + 1 >= pattern.length) return null;
+      source += escapeRegExp(pattern[++i]);
+    } else if (char === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close === -1) return null;
+      let body = pattern.slice(i + 1, close);
+      const negated = body.startsWith('^');
+      if (negated) body = body.slice(1);
+      source += `[${negated ? '^' : ''}${body.replace(/[[\]^]/g, '\\$&')}]`;
+      i = close;
+    } else source += escapeRegExp(char);
+  }
+  try {
+    return new RegExp(`^${source}$`, 's');
+  } catch {
+    return null;
+  }
+}
+
+function escapeRegExp(char: string): string {
+  return char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
