@@ -341,8 +341,13 @@ describe('contract-no-jobs', () => {
     assert.deepEqual(result.findings.map(where), []);
     assert.deepEqual(result.summary, { files: 1, jobs: 1, withTtl: 1, keepNone: 0, errors: 0, warnings: 0 });
   });
-  test('red: zero Jobs and no contract file: on the first line of the (missing) contract file', async () => {
+  test('zero Jobs and no contract file: no finding (a repository without Jobs is ok: 0 Job(s))', async () => {
     const result = await run(NO_JOBS);
+    assert.deepEqual(result.findings.map(where), []);
+    assert.deepEqual(result.summary, { files: 0, jobs: 0, withTtl: 0, keepNone: 0, errors: 0, warnings: 0 });
+  });
+  test('red: zero Jobs and an empty contract file: on its first line', async () => {
+    const result = await run({ ...NO_JOBS, [CONTRACT]: '' });
     assert.deepEqual(result.findings.map(where), ['contract-no-jobs .flux-job-guard.yaml 0:0-0:0']);
     assert.equal(result.findings[0].severity, 'error');
     assert.deepEqual(result.summary, { files: 0, jobs: 0, withTtl: 0, keepNone: 0, errors: 1, warnings: 0 });
@@ -368,8 +373,9 @@ describe('contract-no-jobs', () => {
       'k/patch.yaml': IMPORT,
       'charts/c/Chart.yaml': lines('apiVersion: v2', 'name: c'),
       'charts/c/templates/job.yaml': IMPORT,
+      [CONTRACT]: '# the contract\n',
     };
-    assert.deepEqual(await findingsOf(files), ['contract-no-jobs .flux-job-guard.yaml 0:0-0:0']);
+    assert.deepEqual(await findingsOf(files), ['contract-no-jobs .flux-job-guard.yaml 0:0-0:14']);
   });
 });
 

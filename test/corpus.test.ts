@@ -12,6 +12,9 @@ import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/repo-fs';
 import { RULE_IDS } from '../server/src/engine/rules';
+import { defaultContract } from '../server/src/engine/contract/load';
+import { CONTRACT_FILE_NAME } from '../server/src/engine/contract/model';
+import { isAudited } from '../server/src/engine/scope';
 import { LspText, rangeOffsets } from './helpers/arbitraries';
 import type { JsonFinding } from '../server/src/cli/formats';
 
@@ -29,13 +32,19 @@ function run(dir: string): Promise<{ status: number; stdout: string; stderr: str
   });
 }
 
-/** Every YAML file of a repository, as the audit lists them (no .git, no node_modules, no symlinks: the corpus has none). */
-function yamlFiles(dir: string, prefix = ''): string[] {
+/** Every file of a repository (no .git, no node_modules, no symlinks: the corpus has none). */
+function allFiles(dir: string, prefix = ''): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) return entry.name === '.git' || entry.name === 'node_modules' ? [] : yamlFiles(dir, path);
-    return entry.isFile() && /\.ya?ml$/i.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return entry.name === '.git' || entry.name === 'node_modules' ? [] : allFiles(dir, path);
+    return entry.isFile() ? [path] : [];
   });
+}
+
+/** The YAML files the audit looks at without a contract (the default include, hidden folders left out). */
+function auditedFiles(dir: string): string[] {
+  const contract = defaultContract(CONTRACT_FILE_NAME);
+  return allFiles(dir).filter((path) => isAudited(contract, path));
 }
 
 /** A file in the templates/ folder of a Helm chart (next to a Chart.yaml): skipped quietly by design. */
@@ -96,7 +105,7 @@ test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax
     }
     // yaml-syntax exactly on the files YAML rejects (chart templates and over-size files aside).
     const syntax = new Set(report.findings.filter((f) => f.rule === 'yaml-syntax').map((f) => f.file));
-    for (const file of yamlFiles(dir)) {
+    for (const file of auditedFiles(dir)) {
       const bytes = readFileSync(join(dir, file));
       if (bytes.length > DEFAULT_MAX_FILE_SIZE || isChartTemplate(dir, file)) continue;
       const bad = unparsable(bytes);

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { auditFiles, brief, yaml } from './helpers/memory-fs';
 
-const CONTRACT = yaml`
-  jobs:
-    include: ["**/*.yaml"]
-  rules:
-    ttl-convergence-note: "off"
-`;
+/** The contract of these tests; Flux starts from flux/ (as a bootstrap's cluster folder would). `flux` adds lines under `flux:`. */
+function contractWith(flux = ''): string {
+  return `jobs:\n  include: ["**/*.yaml"]\nflux:\n  roots: [flux]\n${flux}rules:\n  ttl-convergence-note: "off"\n`;
+}
+
+const CONTRACT = contractWith();
 
 /** A Flux Kustomization; `extra` is appended under spec (already indented by 2). */
 function kustomization(name: string, path: string, extra = ''): string {
@@ -118,15 +118,28 @@ describe('where variables come from', () => {
     assert.deepEqual(await fluxFindings(files), ['flux-substitution-undefined apps/job.yaml:18:50']);
   });
 
-  test('a substituteFrom object outside the repository: the name may come from it, so a warning that says so', async () => {
-    const result = await auditFiles({
-      '.flux-job-guard.yaml': CONTRACT,
+  test('a substituteFrom object outside the repository: one info on the Kustomization naming the unknown names, none per use; flux.variables declares them', async () => {
+    const files = (contract: string) => ({
+      '.flux-job-guard.yaml': contract,
       'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD + '    substituteFrom:\n      - kind: Secret\n        name: cluster-secrets\n'),
-      'apps/job.yaml': job('j', 'echo ${MAYBE}'),
+      'apps/job.yaml': job('j', 'echo ${MAYBE} ${MAYBE} ${CLUSTER} ${ALSO:=x}'),
     });
-    const finding = result.findings.find((f) => f.rule === 'flux-substitution-undefined')!;
-    assert.equal(finding.severity, 'warning');
-    assert.match(finding.message, /may come from Secret cluster-secrets/);
+    const result = await auditFiles(files(CONTRACT));
+    assert.deepEqual(result.findings.filter((f) => f.rule.startsWith('flux-')).map(brief), ['flux-variables-unknown flux/apps.yaml:15:9']);
+    const info = result.findings.find((f) => f.rule === 'flux-variables-unknown')!;
+    assert.equal(info.severity, 'info');
+    assert.match(info.message, /Secret cluster-secrets \(no Secret cluster-secrets is in the repository\).*1 name\(s\).*\(MAYBE\)/);
+    assert.deepEqual(info.fixes?.[0].edits[0].newText.split('\n').slice(-3), ['  variables:', '    - name: MAYBE', '      reason: TODO say where this comes from']);
+    // Declared in the contract: no info; the set of names is known again, so the shell's default is Flux's (as anywhere else).
+    const declared = await auditFiles(files(contractWith('  variables:\n    - { name: MAYBE, reason: from the password manager }\n')));
+    assert.deepEqual(declared.findings.filter((f) => f.rule.startsWith('flux-')).map(brief), ['flux-substitution-default apps/job.yaml:18:49']);
+    const other = await auditFiles(files(contractWith('  variables:\n    - { name: OTHER, reason: from the password manager }\n')));
+    assert.deepEqual(other.findings.filter((f) => f.rule.startsWith('flux-') || f.rule === 'contract-stale').map(brief), [
+      'contract-stale .flux-job-guard.yaml:6:15',
+      'flux-substitution-undefined apps/job.yaml:18:20',
+      'flux-substitution-undefined apps/job.yaml:18:29',
+      'flux-substitution-default apps/job.yaml:18:49',
+    ]);
   });
 
   test('a parent Kustomization patches postBuild into its children, by name and by label selector', async () => {
@@ -223,9 +236,9 @@ describe('substitution rules', () => {
 
   test('files no Flux Kustomization builds are not checked; flux.substitution: always checks them, never silences all', async () => {
     assert.deepEqual(await fluxFindings({ 'apps/job.yaml': job('j', 'echo ${X} $${Y}') }), []);
-    const always = CONTRACT + 'flux:\n  substitution: always\n';
+    const always = contractWith('  substitution: always\n');
     assert.deepEqual(await substituted('echo ${X}', always), [`flux-substitution-undefined@${col + 5}-${col + 9}`]);
-    const never = CONTRACT + 'flux:\n  substitution: never\n';
+    const never = contractWith('  substitution: never\n');
     assert.deepEqual(await substituted('echo ${X}', never), []);
   });
 
@@ -235,7 +248,7 @@ describe('substitution rules', () => {
         (f) => f.rule === 'flux-substitution-undefined',
       )!.message;
     assert.match(await message(CONTRACT), /fails the reconcile/);
-    assert.match(await message(CONTRACT + 'flux:\n  strict: false\n'), /empty string/);
+    assert.match(await message(contractWith('  strict: false\n')), /empty string/);
   });
 
   test('needless escape: $${X} and $$(cmd) where nothing substitutes; a real PID ($$ ) is left alone', async () => {

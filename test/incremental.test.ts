@@ -62,11 +62,13 @@ test('splitting at --- gives the same findings as parsing the whole text at once
 test('incremental summaries (facts and names used) equal those of the whole text, after edits', () => {
   const kustomization = (name: string, line: string) => `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
   const session = new DocumentSession('flux/ks.yaml');
-  let text = kustomization('a', 'A: "1"') + 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: ${Y}\n' + kustomization('b', 'B: "2"');
+  let text = kustomization('a', 'A: "1"') + '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: ${Y}\n' + kustomization('b', 'B: "2"');
   for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: ${Y}', 'X: ${Y}\n  Z: ${W:=w} ${V}'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {
     text = edit(text);
     session.update(text);
-    assert.deepEqual(JSON.parse(JSON.stringify(session.summary(), mapsAsArrays)), JSON.parse(JSON.stringify(summarizeFile('flux/ks.yaml', text), mapsAsArrays)));
+    const summary = session.summary();
+    assert.deepEqual(JSON.parse(JSON.stringify(summary, mapsAsArrays)), JSON.parse(JSON.stringify(summarizeFile('flux/ks.yaml', text), mapsAsArrays)));
+    assert.ok(summary.uses.includes('Y') && summary.facts?.kustomizations.length === 2, 'the summary holds what the text says');
   }
 });
 

@@ -65,12 +65,12 @@ function shiftFinding(finding: Finding, lines: number, file: string): Finding {
 }
 
 
-/** Shifts every `span` / `pathSpan` by `offset` and every `line` by `lines` (facts found in one document). */
+/** Shifts every `span` (and `…Span`) by `offset` and every `line` by `lines` (facts found in one document). */
 function shiftFacts<T>(value: T, offset: number, lines: number): T {
   if (offset === 0 && lines === 0) return value;
   const shift = (node: unknown, key?: string): unknown => {
     if (Array.isArray(node)) {
-      if ((key === 'span' || key === 'pathSpan') && node.length === 2 && typeof node[0] === 'number') return [node[0] + offset, node[1] + offset];
+      if ((key === 'span' || key?.endsWith('Span')) && node.length === 2 && typeof node[0] === 'number') return [node[0] + offset, node[1] + offset];
       return node.map((item) => shift(item));
     }
     if (node instanceof Map) return new Map([...node].map(([k, v]) => [k, shift(v)]));
@@ -196,6 +196,7 @@ export class DocumentSession {
       merged.sources.push(...shifted.sources);
       merged.syncs.push(...shifted.syncs);
       merged.webhooks.push(...shifted.webhooks);
+      merged.artifacts.push(...shifted.artifacts);
       merged.kustomize ??= shifted.kustomize;
     }
     this.summaries = next;

@@ -16,6 +16,8 @@ export interface Artifact {
   patterns: readonly IgnorePattern[];
   /** Says what the source is, for messages: `GitRepository flux-system`. */
   label: string;
+  /** Only these repository folders (an ExternalArtifact made of copied folders); null: all of `root`. */
+  include?: readonly string[] | null;
 }
 
 /** `.sourceignore` files by path, as the index holds them. */
@@ -49,7 +51,9 @@ export class ArtifactIndex {
     let result = this.cache.get(path);
     if (result === undefined) {
       const { root } = this.artifact;
-      result = root !== '' && !path.startsWith(root + '/') ? 'outside' : excludedBy(this.artifact.patterns, path);
+      const { include } = this.artifact;
+      const outside = (root !== '' && !path.startsWith(root + '/')) || (include && !include.some((folder) => path.startsWith(folder + '/')));
+      result = outside ? 'outside' : excludedBy(this.artifact.patterns, path);
       this.cache.set(path, result);
     }
     return result;

@@ -9,7 +9,7 @@ import type { Requirement } from './label-selector';
 import type { Generator } from './kustomize-config';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild-facts';
-import { isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
+import { ArtifactDecl, artifactDecls, isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -135,10 +135,12 @@ export interface FileFacts {
   sources: SourceDecl[];
   syncs: SyncDecl[];
   webhooks: WebhookDecl[];
+  /** ExternalArtifacts an ArtifactGenerator makes. */
+  artifacts: ArtifactDecl[];
 }
 
 export function emptyFacts(): FileFacts {
-  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [] };
+  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
 }
 
 /** Cheap test: can this text hold anything the model needs? */
@@ -147,7 +149,7 @@ export function mayHoldFacts(path: string, text: string): boolean {
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
     text.includes('source.toolkit.fluxcd.io/') ||
-    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet)\b/.test(text) ||
+    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/.test(text) ||
     /serviceAccount(Name)?\s*:|^\s*instance:|kustomize-mutating-webhook/m.test(text)
   );
 }
@@ -179,6 +181,8 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
       if (source) facts.sources.push(source);
     } else if (kind === 'ResourceSet' && apiVersion.startsWith('fluxcd.controlplane.io/')) {
       resourceSetFacts(path, parsed, root, facts);
+    } else if (kind === 'ArtifactGenerator' && apiVersion.startsWith('source.extensions.fluxcd.io/')) {
+      facts.artifacts.push(...artifactDecls(path, parsed, root));
     }
     const sync = syncDecl(path, parsed, root, kind, apiVersion);
     if (sync) facts.syncs.push(sync);

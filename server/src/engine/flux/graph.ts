@@ -7,14 +7,14 @@
 // Stages (each pure, each in its module): facts (per file) → roots (roots.ts)
 // → source artifacts (artifact.ts) → builds (build.ts) → variables
 // (variables.ts). Everything is indexed by path: no stage compares all pairs.
-import { dirnameOf } from '../paths';
-import { Artifact, ArtifactIndex, makeArtifact } from './artifact';
+import { basenameOf, dirnameOf } from '../paths';
+import { Artifact, ArtifactIndex, inRepository, makeArtifact } from './artifact';
 import { BuiltFile, buildKustomization, Build, GraphProblem, RepoLayout } from './build';
 import type { FileFacts, FluxKustomization, KustomizationPatch, KustomizeConfig, Located, PostBuild, SubstituteFromRef, VariableSource } from './facts';
 import { KUSTOMIZATION_FILE_NAMES } from './facts';
 import { matchesSelector } from './label-selector';
 import { FluxConfig, RootCandidate, sameRepository, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
-import type { SourceDecl } from './start-facts';
+import type { ArtifactDecl, SourceDecl } from './start-facts';
 import { byCloseness, resolveVars, VarSet } from './variables';
 
 export type { GraphProblem, VarSet };
@@ -74,6 +74,7 @@ export class FluxGraph {
   private readonly entries = new Map<string, BuildEntry[]>();
   private readonly layout: Layout;
   private readonly sources: SourceDecl[] = [];
+  private readonly artifactDecls: ArtifactDecl[] = [];
   private readonly variableSources: Array<VariableSource & { generated?: KustomizeConfig }> = [];
   private readonly byFile = new Map<string, FluxKustomization[]>();
   private readonly artifacts = new Map<string, ArtifactIndex>();
@@ -88,6 +89,9 @@ export class FluxGraph {
       // A Kustomization written in a kustomize patch file is a patch, not a resource.
       if (!patchFiles.has(file)) for (const k of facts.kustomizations) this.kustomizations.push(k);
       this.sources.push(...facts.sources);
+      // A FluxInstance sync declares its source too (named after the namespace, with the sync's URL).
+      for (const sync of facts.syncs) this.sources.push({ kind: sync.kind, name: sync.name, namespace: sync.namespace, url: sync.url, ignore: null, file: sync.file, span: sync.span });
+      this.artifactDecls.push(...facts.artifacts);
       this.variableSources.push(...facts.variableSources);
       if (facts.kustomize) this.variableSources.push(...generatedSources(facts.kustomize, input.inputs));
     }
@@ -251,7 +255,6 @@ export class FluxGraph {
         for (const child of this.byFile.get(file) ?? []) if (!seen.has(child)) seen.add(child) && queue.push(child);
       }
     }
-    for (const k of seen) files.add(k.file);
     return files;
   }
 
@@ -265,32 +268,33 @@ export class FluxGraph {
   /**
    * The folder that is the Kustomization's own Git repository, when its path builds its file only
    * from there (`repos/gitops-system/clusters/mgmt/flux-system/gotk-sync.yaml` with path
-   * `./clusters/mgmt`: the folder repos/gitops-system is pushed as a repository of its own).
+   * `./clusters/mgmt`: the folder repos/gitops-system is pushed as a repository of its own), and
+   * its GitRepository's URL names a repository called like that folder. (An archived copy of a
+   * cluster folder fits the path too, but its source is the repository itself.)
    */
   private ownFolder(k: FluxKustomization): string | null {
     if (k.sourceKind !== 'GitRepository' || k.path === null) return null;
     const dir = dirnameOf(k.file);
     if (k.path === '' || dir === k.path || dir.startsWith(k.path + '/')) return null;
+    const repositoryName = repositoryNameOf(this.declaredSource('GitRepository', k.sourceName ?? '', k.file)?.url ?? null);
     for (let root = dirnameOf(dir); root !== ''; root = dirnameOf(root)) {
       const inside = `${root}/${k.path}`;
-      if (dir === inside || dir.startsWith(inside + '/')) return root;
+      if ((dir === inside || dir.startsWith(inside + '/')) && basenameOf(root) === repositoryName) return root;
     }
     return null;
   }
 
   /**
-   * What `flux bootstrap --path=P` leaves when its sync file is not committed (a placeholder
-   * gotk-sync.yaml, or only gotk-components.yaml): a Kustomization flux-system that applies P,
-   * from the GitRepository flux-system.
+   * What `flux bootstrap --path=P` stands for when its sync file is a placeholder (a
+   * P/flux-system/gotk-sync.yaml without a Kustomization in it): a Kustomization flux-system that
+   * applies P, from the GitRepository flux-system.
    */
   private bootstrapPlaceholders(): FluxKustomization[] {
     const found: FluxKustomization[] = [];
     for (const file of this.input.files) {
-      const match = /^(?:(.*)\/)?flux-system\/gotk-(?:sync|components)\.yaml$/.exec(file);
+      const match = /^(?:(.*)\/)?flux-system\/gotk-sync\.yaml$/.exec(file);
       if (!match) continue;
-      const dir = dirnameOf(file);
-      if ((this.byFile.get(`${dir}/gotk-sync.yaml`) ?? []).length > 0) continue;
-      if (file.endsWith('components.yaml') && this.input.files.has(`${dir}/gotk-sync.yaml`)) continue; // once per folder
+      if ((this.byFile.get(file) ?? []).length > 0) continue;
       const path = match[1] ?? '';
       found.push(syntheticKustomization('flux-system', 'flux-system', file, [0, 0], path, 'GitRepository', 'flux-system'));
     }
@@ -344,12 +348,34 @@ export class FluxGraph {
       if (source.folder !== null) return this.folderArtifact(source.kind, source.name, source.folder, this.declaredSource(source.kind, source.name, k.file));
       return source.kind === 'GitRepository' ? this.repositoryArtifact(source.name, k.file) : null;
     }
+    if (k.sourceKind === 'ExternalArtifact') return this.generatedArtifact(k, world);
     // Another GitRepository object for the same repository (another branch, a ResourceSet's preview).
     if (k.sourceKind === 'GitRepository' && source.url && k.sourceName) {
       const decl = this.declaredSource('GitRepository', k.sourceName, k.file);
       if (decl && sameRepository(decl.url, source.url)) return this.repositoryArtifact(k.sourceName, k.file);
     }
     return null;
+  }
+
+  /** An ArtifactGenerator's ExternalArtifact made of folders of this world's source, copied where they were. */
+  private generatedArtifact(k: FluxKustomization, world: { source: SourceIdentity }): ArtifactIndex | null {
+    const namespace = k.sourceNamespace ?? k.namespace;
+    const decl = this.artifactDecls.find((d) => d.name === k.sourceName && (namespace === null || d.namespace === null || d.namespace === namespace));
+    if (!decl || decl.copies.length === 0) return null;
+    const folders: string[] = [];
+    let base: ArtifactIndex | null = null;
+    for (const copy of decl.copies) {
+      const from = copy.from.replace(/\*\*\/?$/, '').replace(/\/+$/, '');
+      const to = copy.to.replace(/\*\*\/?$/, '').replace(/\/+$/, '');
+      const probe = syntheticKustomization('', namespace, k.file, k.span, '', copy.kind, copy.sourceName);
+      const artifact = from === to && !/[*?[]/.test(from) ? this.artifactIn({ ...probe, sourceNamespace: copy.sourceNamespace }, world) : null;
+      if (!artifact || (base && base !== artifact)) return null; // a copy that moves files, or from another source: not followed
+      base = artifact;
+      folders.push(inRepository(artifact.artifact, from));
+    }
+    const source = base!.artifact;
+    const key = `generated:${decl.file}:${decl.name}`;
+    return this.artifact(key, () => ({ ...source, key, label: `ExternalArtifact ${decl.name}`, include: folders }));
   }
 
   private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {
@@ -389,7 +415,8 @@ export class FluxGraph {
       const artifact = this.artifactIn(k, world);
       if (!artifact) continue; // another source: its files are not in this repository
       const build = this.buildOf(k, artifact);
-      for (const problem of build.problems) this.report(problem);
+      // A contract root that names no folder is the contract check's finding (contract-file-missing).
+      for (const problem of build.problems) if (!(candidate.how === 'contract' && k === candidate.kustomization)) this.report(problem);
       for (const [file, built] of build.files) {
         for (const entry of built) push(this.entries, file, { ...entry, builder });
         const resource = built.find((entry) => entry.role === 'resource');
@@ -551,6 +578,13 @@ function nameMatches(pattern: string, name: string): boolean {
   } catch {
     return pattern === name;
   }
+}
+
+/** The last segment of a repository URL, without `.git`: `gitops-system` of `REPO_PREFIX/gitops-system.git`. */
+function repositoryNameOf(url: string | null): string | null {
+  if (!url) return null;
+  const match = /([^/:]+?)(?:\.git)?\/?$/.exec(url.trim());
+  return match ? match[1] : null;
 }
 
 function mostCommon(counts: Map<string, number>): string | undefined {

@@ -103,6 +103,7 @@ function generatorsOf(parsed: ParsedDocument, root: YAMLMap, dir: string): Gener
         if (written === null) continue;
         const eq = written.indexOf('=');
         const path = eq === -1 ? written : written.slice(eq + 1);
+        if (REMOTE.test(path)) continue; // kustomize fetches it: nothing in the repository to check
         inputs.push({ path: joinRepoPath(dir, path), written, kind: 'file', key: eq === -1 ? basenameOf(path) : written.slice(0, eq), span: nodeSpan(parsed, node) });
       }
       const envNodes = [...(asSeq(doc, findPair(map, 'envs')?.value)?.items ?? []), ...(findPair(map, 'env') ? [findPair(map, 'env')!.value] : [])];

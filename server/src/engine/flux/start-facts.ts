@@ -41,6 +41,45 @@ export interface WebhookDecl {
   via: string;
 }
 
+/**
+ * One artifact of a Flux ArtifactGenerator (source-watcher): an ExternalArtifact
+ * named `name`, made of folders copied from sources. Only copies that keep
+ * their path (`@repo/apps/x/` to `@artifact/apps/x/`) can be followed.
+ */
+export interface ArtifactDecl {
+  name: string;
+  namespace: string | null;
+  copies: Array<{ kind: string; sourceName: string; sourceNamespace: string | null; from: string; to: string }>;
+  file: string;
+}
+
+export function artifactDecls(file: string, parsed: ParsedDocument, root: YAMLMap): ArtifactDecl[] {
+  const { doc } = parsed;
+  const namespace = getString(doc, root, 'metadata', 'namespace');
+  const aliases = new Map<string, { kind: string; name: string; namespace: string | null }>();
+  for (const item of asSeq(doc, getNode(doc, root, 'spec', 'sources'))?.items ?? []) {
+    const alias = getString(doc, item, 'alias');
+    const kind = getString(doc, item, 'kind');
+    const name = getString(doc, item, 'name');
+    if (alias && kind && name) aliases.set(alias, { kind, name, namespace: getString(doc, item, 'namespace') ?? namespace });
+  }
+  const decls: ArtifactDecl[] = [];
+  for (const item of asSeq(doc, getNode(doc, root, 'spec', 'artifacts'))?.items ?? []) {
+    const name = getString(doc, item, 'name');
+    if (!name) continue;
+    const copies: ArtifactDecl['copies'] = [];
+    for (const copy of asSeq(doc, getNode(doc, item, 'copy'))?.items ?? []) {
+      const from = /^@([^/]+)\/(.*)$/.exec(getString(doc, copy, 'from') ?? '');
+      const to = /^@artifact\/(.*)$/.exec(getString(doc, copy, 'to') ?? '');
+      const source = from ? aliases.get(from[1]) : undefined;
+      if (from && to && source) copies.push({ kind: source.kind, sourceName: source.name, sourceNamespace: source.namespace, from: from[2], to: to[1] });
+      else copies.push({ kind: '', sourceName: '', sourceNamespace: null, from: '', to: '(unknown)' });
+    }
+    decls.push({ name, namespace, copies, file });
+  }
+  return decls;
+}
+
 export function sourceDecl(file: string, parsed: ParsedDocument, root: YAMLMap, kind: SourceKind): SourceDecl | null {
   const { doc } = parsed;
   const name = getString(doc, root, 'metadata', 'name');
