@@ -1,12 +1,12 @@
-// Real repositories: every folder of ../shared/corpus/ (YAML of public Flux
-// GitOps repositories, kept next to the project) audited by the CLI with
-// `--format json`. No crash, exit 0 or 1 (never 2), every file the YAML
-// parser rejects reported as yaml-syntax (and no yaml-syntax on a file it
-// accepts), no unknown rule, every position inside its file. Prints one
-// summary line per repository.
+// Real repositories: every folder of ../shared/corpus/ (public Flux GitOps
+// repositories, kept next to the project) audited by the CLI with `--format
+// json`. No crash, exit 0 or 1 (never 2), every file the YAML parser rejects
+// reported as yaml-syntax (and no yaml-syntax on a file it accepts), no
+// unknown rule, every position inside its file, and every substitution,
+// reference and pod finding as the triage file says (the ecosystem check,
+// test/ecosystem/). Prints one summary line per repository.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
@@ -16,21 +16,8 @@ import { defaultContract } from '../server/src/engine/contract/load';
 import { CONTRACT_FILE_NAME } from '../server/src/engine/contract/model';
 import { isAudited } from '../server/src/engine/scope';
 import { LspText, rangeOffsets } from './helpers/arbitraries';
-import type { JsonFinding } from '../server/src/cli/formats';
-
-const ROOT = join(__dirname, '..', '..');
-const CORPUS = join(ROOT, '..', 'shared', 'corpus');
-const CLI = join(ROOT, 'dist', 'cli.js');
-
-
-function run(dir: string): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'audit', dir, '--format', 'json'], { maxBuffer: 1 << 30, timeout: 300_000 }, (error, stdout, stderr) => {
-      const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : '') });
-    });
-  });
-}
+import { auditCorpus, CORPUS, corpusRepos, readTriage } from './ecosystem/corpus';
+import { compareWithTriage } from './ecosystem/triage';
 
 /** Every file of a repository (no .git, no node_modules, no symlinks: the corpus has none). */
 function allFiles(dir: string, prefix = ''): string[] {
@@ -64,32 +51,23 @@ function unparsable(bytes: Buffer): boolean {
   return Array.isArray(docs) && docs.some((doc) => doc.errors.length > 0);
 }
 
-test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax exactly where YAML fails, positions inside', async (t) => {
+test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax exactly where YAML fails, positions inside, findings as triaged', async (t) => {
   if (!existsSync(CORPUS)) {
     const message = `CORPUS MISSING: ${CORPUS} does not exist, so no real repository was audited. Put the shared corpus next to the repository to run this test.`;
     console.warn(`\n!!! ${message}\n`);
     t.skip(message);
     return;
   }
-  const repos = readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory()).sort();
+  const repos = corpusRepos();
   assert.ok(repos.length > 0, `no repository in ${CORPUS}`);
-  // Two at a time: the machine has two cores.
-  const results = new Map<string, Awaited<ReturnType<typeof run>>>();
-  const queue = [...repos];
-  await Promise.all(
-    [0, 1].map(async () => {
-      for (let repo = queue.shift(); repo !== undefined; repo = queue.shift()) results.set(repo, await run(join(CORPUS, repo)));
-    }),
-  );
+  const triage = readTriage();
   const problems: string[] = [];
-  for (const repo of repos) {
+  for (const { repo, status, stderr, report } of await auditCorpus(repos)) {
     const dir = join(CORPUS, repo);
-    const { status, stdout, stderr } = results.get(repo)!;
-    if (status !== 0 && status !== 1) {
+    if ((status !== 0 && status !== 1) || !report) {
       problems.push(`${repo}: exit ${status}: ${stderr.slice(0, 500)}`);
       continue;
     }
-    const report = JSON.parse(stdout) as { summary: { files: number; jobs: number; errors: number; warnings: number }; findings: JsonFinding[] };
     const counts = new Map<string, number>();
     const texts = new Map<string, LspText>();
     for (const f of report.findings) {
@@ -112,6 +90,7 @@ test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax
       if (bad && !syntax.has(file)) problems.push(`${repo}: ${file} does not parse but has no yaml-syntax finding`);
       if (!bad && syntax.has(file)) problems.push(`${repo}: ${file} parses but has a yaml-syntax finding`);
     }
+    problems.push(...compareWithTriage(triage, repo, report.findings));
     const rules = [...counts].sort().map(([rule, n]) => `${rule}=${n}`).join(' ');
     console.log(`corpus ${repo}: exit ${status}, ${report.summary.jobs} Job(s) in ${report.summary.files} file(s), ${report.summary.errors} error(s), ${report.summary.warnings} warning(s); ${rules || 'no finding'}`);
   }

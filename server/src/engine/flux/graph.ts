@@ -152,7 +152,7 @@ export class FluxGraph {
         else syncs.push(candidate);
       }
     }
-    const bootstraps = [...this.selfApplying(), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({ how: 'bootstrap', kustomization: k, source: this.identityOf(k), declaredIn: null, assumption: null }));
+    const bootstraps = [...new Set([...this.selfApplying(), ...this.bootstrapSyncs()]), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({ how: 'bootstrap', kustomization: k, source: this.identityOf(k), declaredIn: null, assumption: null }));
     // A sync is current when a world applies the file it is written in (the FluxInstance manages itself).
     const reach = new Map<RootCandidate, Set<string>>();
     for (const candidate of [...bootstraps, ...syncs]) reach.set(candidate, this.reachOf(candidate));
@@ -282,6 +282,22 @@ export class FluxGraph {
       if ((dir === inside || dir.startsWith(inside + '/')) && basenameOf(root) === repositoryName) return root;
     }
     return null;
+  }
+
+  /**
+   * What `flux bootstrap` writes (P/flux-system/gotk-sync.yaml) is applied by bootstrap itself,
+   * whether or not P's kustomization lists flux-system/ again: its Kustomizations whose path exists.
+   */
+  private bootstrapSyncs(): FluxKustomization[] {
+    const found: FluxKustomization[] = [];
+    for (const [file, ks] of this.byFile) {
+      if (!/(^|\/)flux-system\/gotk-sync\.yaml$/.test(file)) continue;
+      for (const k of ks) {
+        const artifact = this.ownArtifact(k);
+        if (artifact && k.path !== null && this.layout.hasDir(inRepository(artifact.artifact, k.path))) found.push(k);
+      }
+    }
+    return found;
   }
 
   /**
