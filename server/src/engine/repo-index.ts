@@ -254,7 +254,7 @@ function name(path: string): string {
 
 function shapeOf(facts: FileFacts): string {
   return JSON.stringify(facts, (key, value) => {
-    if (key === 'span' || key === 'pathSpan' || key === 'postBuildSpan' || key === 'line') return undefined;
+    if (key === 'span' || key.endsWith('Span') || key === 'line' || key === 'optOut') return undefined;
     return value instanceof Map ? [...value.entries()] : value;
   });
 }

@@ -134,6 +134,36 @@ function nestedKeys(keys: string[], indent: string, item: (indent: string) => st
 }
 
 /** Inserts `block` on new lines after the line holding the last character before `offset`. */
+/**
+ * Sets the key `path` under a block mapping to `value` (written as given), adding the keys that
+ * are missing after the mapping's last entry at the indentation of its keys, or replacing the
+ * value when the key is there. Null where the shape is unusual (a flow mapping, a list on the way).
+ */
+export function setInMap(text: string, map: YAMLMap, base: number, path: string[], value: string): OffsetEdit | null {
+  const lines = new LineIndex(text);
+  const eol = lineEnding(text, base + (map.range?.[0] ?? 0));
+  let current: YAMLMap = map;
+  for (let depth = 0; depth < path.length; depth++) {
+    const firstKey = current.items[0]?.key as Node | undefined;
+    if (current.flow || !firstKey?.range || !current.range) return null;
+    const pair = current.items.find((p) => isScalar(p.key) && p.key.value === path[depth]);
+    if (!pair) {
+      let indent = indentAt(lines, base + firstKey.range[0]);
+      const block = path.slice(depth).map((key, i) => {
+        const line = `${indent}${key}:${i === path.length - depth - 1 ? ` ${value}` : ''}`;
+        indent += '  ';
+        return line;
+      });
+      return insertAfter(lines, base + current.range[1], eol, block.join(eol));
+    }
+    const next = pair.value as Node | null;
+    if (depth === path.length - 1) return isScalar(next) && next.range ? { start: base + next.range[0], end: base + next.range[1], newText: value } : null;
+    if (!isMap(next)) return null;
+    current = next;
+  }
+  return null;
+}
+
 function insertAfter(lines: LineIndex, offset: number, eol: string, block: string): OffsetEdit {
   // A collection's range runs on over its trailing comments and the next line's indentation: back
   // up to its last character, or the block lands on the next key's line (in the wrong list).

@@ -70,6 +70,8 @@ export interface SubstitutedRegion {
   occurrences: SourceOccurrence[];
   substituting: Builder[];
   plain: Builder[];
+  /** Fixes offered on every finding of the region (opting a generator out, in its kustomization file). */
+  fixes?: Fix[];
 }
 
 /** The regions of one YAML document: a resource or patch whole, a kustomization file's inline text. */
@@ -93,9 +95,26 @@ export function generatorRegions(text: string, flux: FluxFileContext): Substitut
     if (roles.substituting.length === 0 && roles.plain.length === 0) continue;
     const keys = flux.entries.filter((entry) => entry.role === 'generator' && reads(entry)).map((entry) => entry.generator!.input.key ?? '');
     const occurrences = kind === 'file' ? rawOccurrences(text, 0, isShellScript(keys, text)) : envLines(text).flatMap((line) => rawOccurrences(line.value, line.valueStart, false));
-    regions.push({ occurrences, ...roles });
+    const entries = flux.entries.filter((entry) => entry.role === 'generator' && reads(entry));
+    regions.push({ occurrences, ...roles, fixes: roles.substituting.length === 0 || meantForFlux(occurrences, roles.substituting) ? [] : optOutFixes(entries) });
   }
   return regions;
+}
+
+/** Whether some `${NAME}` of the text names a variable a substituting Kustomization defines: then the text is written for Flux. */
+function meantForFlux(occurrences: SourceOccurrence[], substituting: Builder[]): boolean {
+  return occurrences.some(({ occurrence }) => occurrence.kind === 'expression' && occurrence.name !== null && substituting.some((builder) => builder.vars?.defined.has(occurrence.name!)));
+}
+
+/** Opting each generator that reads the file out of substitution: one edit in its kustomization file, comments kept. */
+function optOutFixes(entries: BuildEntry[]): Fix[] {
+  const fixes: Fix[] = [];
+  for (const entry of entries) {
+    const { config, generator } = entry.generator!;
+    if (!generator.optOut || fixes.some((fix) => fix.edits[0].file === config.file && fix.title.includes(`"${generator.name}"`))) continue;
+    fixes.push({ title: `Turn off Flux substitution for configMapGenerator "${generator.name}" (nothing in this file is meant for Flux)`, edits: [{ file: config.file, ...generator.optOut }] });
+  }
+  return fixes;
 }
 
 /** Findings in one YAML document. */
@@ -117,7 +136,13 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string
     context.index = index;
     for (const rule of rules) findings.push(...rule.check(occurrence, context));
   });
-  return findings;
+  if (!region.fixes || region.fixes.length === 0) return findings;
+  return findings.map((found) => {
+    const own = found.fixes ?? [];
+    // Where no in-file fix is preferred (text no shell reads), opting the generator out is the fix.
+    const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
+    return { ...found, fixes: [...own, ...extra] };
+  });
 }
 
 const SCRIPT_NAME = /\.(sh|bash|zsh|ksh)$/;

@@ -5,6 +5,9 @@
 import { basenameOf, dirnameOf, joinRepoPath } from '../paths';
 import { asMap, asSeq, Document, findPair, getNode, getString, isScalar, nodeSpan, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
 import type { KustomizationPatch, KustomizeConfig, PathRef } from './facts';
+import { LineIndex } from '../text';
+import type { Range } from '../types';
+import { setInMap } from '../yaml-edit';
 import { kustomizationPatch } from './postbuild-facts';
 
 /** The label or annotation with which a resource (or a generator's output) opts out of substitution. */
@@ -38,9 +41,11 @@ export interface Generator {
    * kustomization's generatorOptions) carry the opt-out annotation or label.
    */
   substituted: boolean;
-  /** Where the opt-out goes (the generator's own `options`), and the generator item's span. */
+  /** The generator item's span. */
   span: [number, number];
   index: number;
+  /** The edit that opts the generator out of substitution (its own `options.annotations`), where one can be written. */
+  optOut: { range: Range; newText: string } | null;
 }
 
 const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
@@ -118,15 +123,19 @@ function generatorsOf(parsed: ParsedDocument, root: YAMLMap, dir: string): Gener
         const eq = text?.indexOf('=') ?? -1;
         if (text !== null && span && eq > 0) literals.push({ key: text.slice(0, eq), value: unquote(text.slice(eq + 1)), span });
       }
+      const substituted = kind === 'ConfigMap' && !optsOutByOptions(doc, globalOptions, getNode(doc, map, 'options'));
+      const edit = substituted ? setInMap(parsed.source, map, parsed.base, ['options', 'annotations', SUBSTITUTE_OPT_OUT], 'disabled') : null;
+      const lines = edit ? new LineIndex(parsed.source) : null;
       generators.push({
         kind,
         name: getString(doc, map, 'name') ?? '',
         namespace: getString(doc, map, 'namespace'),
         inputs,
         literals,
-        substituted: kind === 'ConfigMap' && !optsOutByOptions(doc, globalOptions, getNode(doc, map, 'options')),
+        substituted,
         span: nodeSpan(parsed, map) ?? [0, 0],
         index,
+        optOut: edit && lines ? { range: lines.range(edit.start, edit.end), newText: edit.newText } : null,
       });
     });
   }

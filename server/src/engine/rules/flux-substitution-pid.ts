@@ -1,14 +1,14 @@
 /**
  * flux-substitution-pid: `$$` (after pairing) followed by the end of the text
  * or by a character that starts nothing in shell (not a letter, digit, `_`,
- * `{`, `(`, `$`, one of `? # @ * ! -`, nor a quote: `$'\n'` and `$"..."` are
- * bash quoting, so `$$'\n'` is a correct escape of it). It is meant as the
- * shell's PID but Flux turns it into a lone `$`. Fix: write `$$$$`.
+ * `{`, `(`, `$`, one of `? # @ * ! -`, nor `'`: `$'\n'` is bash's ANSI-C
+ * quoting, so `$$'\n'` is a correct escape of it). It is meant as the shell's
+ * PID but Flux turns it into a lone `$`. Fix: write `$$$$`.
  */
 import { FLUX_PID } from './catalogue';
 import { SubstitutionRule } from './substitution-rule';
 
-const STARTS_SOMETHING = /^[\p{L}\p{Nd}_{($?#@*!'"-]$/u;
+const STARTS_SOMETHING = /^[\p{L}\p{Nd}_{($?#@*!'-]$/u;
 
 export const fluxSubstitutionPid: SubstitutionRule = {
   meta: FLUX_PID,
