@@ -16,6 +16,9 @@ export const Commands = {
 
 const PREVIEW_SCHEME = 'flux-job-guard-preview';
 
+/** Where workspace files live: on disk, in vscode.dev/github.dev, in the web test host. */
+const WORKSPACE_SCHEMES = ['file', 'vscode-vfs', 'vscode-test-web'];
+
 /** Read-only documents that show a file as Flux would render it (the server computes the text). */
 class PreviewProvider implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -49,13 +52,14 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   let lastSummary: string[] = [];
 
   const options: LanguageClientOptions = {
-    documentSelector: [
-      { language: 'yaml' },
-      { pattern: '**/*.{yaml,yml}' },
-    ],
+    // YAML, and any file of the workspace: a script, an env or config file that a kustomize
+    // generator reads is substituted by Flux too. The server answers only for files its model
+    // says Flux builds (as vscode-eslint probes files), so other documents cost a lookup.
+    documentSelector: [{ language: 'yaml' }, ...WORKSPACE_SCHEMES.map((scheme) => ({ scheme, pattern: '**/*' }))],
     synchronize: {
       configurationSection: SECTION,
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.yaml,*.yml,Kustomization}'),
+      // Any file can be a generator input or a .sourceignore.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*'),
     },
     outputChannel: output,
     traceOutputChannel: output,

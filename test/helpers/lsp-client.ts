@@ -56,9 +56,9 @@ export class TestLspClient {
     await this.connection.sendNotification('initialized', {});
   }
 
-  open(uri: string, text: string): void {
+  open(uri: string, text: string, languageId = 'yaml'): void {
     this.versions.set(uri, 1);
-    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    void this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
   }
 
   /** Replaces the whole text (or applies `edits`) as a new version. */
