@@ -2,8 +2,8 @@
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
-import { analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
-import { syntaxOnlyAnalysis } from './analyze';
+import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
+import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { parseYamlFile } from './yaml-docs';
 import { documentMayMatter } from './incremental';
 import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs, noJobsFinding } from './contract/checks';
@@ -13,7 +13,7 @@ import { CONTRACT_FILE_NAME } from './contract/model';
 import type { InputFacts } from './flux/graph';
 import { inputFacts } from './flux/input-facts';
 import { RepoFs, ReadResult } from './repo-fs';
-import { FileSummary, RepoIndex, summarizeFile } from './repo-index';
+import { FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
 import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
 import { RULE_IDS } from './rules';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
@@ -107,11 +107,18 @@ export interface ScanResult {
   inputs: Array<[string, InputFacts]>;
 }
 
-/** Everything pass 2 needs to rebuild the index anywhere (a worker thread included). */
+/** Everything pass 2 needs to rebuild the index anywhere (a worker thread included): only summaries that say something travel. */
 export interface IndexData {
   files: string[];
   summaries: Array<[string, FileSummary]>;
   inputs: Array<[string, InputFacts]>;
+}
+
+/** What pass 2 learns of a file: its analysis, and the names it uses (read from the same parse). */
+export interface Analyzed {
+  path: string;
+  analysis: FileAnalysis;
+  uses: string[];
 }
 
 /**
@@ -122,7 +129,7 @@ export interface IndexData {
 export interface AuditExecutor {
   /** Pass 1 (files that may feed the index) or, with `inputs`, pass 1b (generator inputs). */
   scan(paths: string[], inputs?: boolean): Promise<ScanResult>;
-  analyze(paths: string[], data: IndexData): Promise<Array<[string, FileAnalysis]>>;
+  analyze(paths: string[], data: IndexData): Promise<Analyzed[]>;
 }
 
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
@@ -148,7 +155,9 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
     // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
     const needsRules = audited && documentMayMatter(read.text, bareDollar);
     const documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
-    result.summaries.push([path, summarizeFile(path, read.text, documents)]);
+    // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
+    const summary = summarizeFile(path, read.text, documents, !needsRules);
+    if (!isTrivial(summary)) result.summaries.push([path, summary]);
     if (needsRules) {
       result.waiting.push(path);
       keep?.set(path, read.text);
@@ -167,9 +176,12 @@ export function indexFrom(data: IndexData, contract: Contract): RepoIndex {
   return index;
 }
 
-/** Pass 2 over `paths`: every rule, with the complete model (its problems included). */
-export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: RepoIndex, paths: string[], head?: HeadReader, kept?: Map<string, string>): Promise<Array<[string, FileAnalysis]>> {
-  const out: Array<[string, FileAnalysis]> = [];
+/**
+ * Pass 2 over `paths`: every rule, with the complete model. The model's problems are added by the
+ * audit once, where the names every file uses are known.
+ */
+export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: RepoIndex, paths: string[], head?: HeadReader, kept?: Map<string, string>): Promise<Analyzed[]> {
+  const out: Analyzed[] = [];
   for (const path of paths) {
     let text = kept?.get(path);
     kept?.delete(path); // let the text go
@@ -180,7 +192,9 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: Repo
     }
     if (!isAnalyzed(contract, index, path)) continue;
     const headText = head && mayHoldJob(text) ? await head(path) : undefined;
-    out.push([path, analyzeInRepo(index, contract, path, text, undefined, headText)]);
+    const input = analysisInput(index, contract, path, text, headText);
+    const documents = input.yaml === false ? [] : parseYamlFile(text);
+    out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents) });
   }
   return out;
 }
@@ -210,26 +224,22 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   data.inputs = inputs.inputs;
   for (const [path, facts] of inputs.inputs) index.recordInput(path, facts);
   const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
-  const syntaxOnly = new Set(analyses.keys());
 
-  // Pass 2: with the model complete, the files that need rules, and the model's problems where they live.
+  // Pass 2: with the model complete, the files that need rules.
   const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])];
-  for (const [path, analysis] of await executor.analyze(waiting, data)) {
+  for (const { path, analysis, uses } of await executor.analyze(waiting, data)) {
     analyses.set(path, analysis);
-    syntaxOnly.delete(path);
+    index.setUses(path, uses);
   }
   const analyzeText = async (path: string, text: string) => {
     const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
     return analyzeInRepo(index, contract, path, text, undefined, headText);
   };
+  // The model's problems where they live, now that every file's names are known; a file the audit
+  // does not otherwise look at (a Kustomization outside jobs.include) still shows them.
   for (const path of new Set(index.graphProblems().map((problem) => problem.file))) {
-    let analysis = analyses.get(path);
-    if (analysis && !syntaxOnly.has(path)) continue;
     const read = await fs.read(path);
-    if (read.kind !== 'text') continue;
-    // A file the audit does not otherwise look at (a Kustomization outside jobs.include) still shows the model's problems.
-    analysis ??= { findings: [], jobs: [] };
-    analyses.set(path, withGraphProblems(index, contract, path, read.text, analysis));
+    if (read.kind === 'text') analyses.set(path, withGraphProblems(index, contract, path, read.text, analyses.get(path) ?? { findings: [], jobs: [] }));
   }
   for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, { findings: [], jobs: [] });
   for (const analysis of analyses.values()) if (analysis) pushAll(findings, analysis.findings);

@@ -30,15 +30,23 @@ export interface FileSummary {
   ignore?: string;
 }
 
-/** A file's summary; `documents` (or a function that gives them) spares a parse when the caller has them. */
-export function summarizeFile(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[])): FileSummary {
+/**
+ * A file's summary; `documents` (or a function that gives them) spares a parse when the caller has
+ * them. `withUses: false` leaves the names out, for a caller that learns them later from its own parse.
+ */
+export function summarizeFile(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[]), withUses = true): FileSummary {
   const yaml = isYamlPath(path) || isKustomizationFile(path);
   const holdsFacts = yaml && mayHoldFacts(path, text);
-  const usesNames = yaml && text.includes('${');
+  const usesNames = withUses && yaml && text.includes('${');
   const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : documents ?? parseYamlFile(text)) : undefined;
   const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
   return summary;
+}
+
+/** Whether a summary says anything beyond "this file exists" (the rest need not travel to workers). */
+export function isTrivial(summary: FileSummary): boolean {
+  return summary.facts === null && summary.uses.length === 0 && summary.ignore === undefined;
 }
 
 export function namesUsedIn(documents: ParsedDocument[]): string[] {
@@ -72,7 +80,11 @@ export class RepoIndex {
 
   setFiles(paths: Iterable<string>): void {
     this.files.clear();
-    for (const path of paths) this.files.add(path);
+    this.chartDirs.clear();
+    for (const path of paths) {
+      this.files.add(path);
+      if (name(path) === 'Chart.yaml') this.chartDirs.add(dirnameOf(path));
+    }
     this.invalidate();
   }
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { analyzeWaiting, AuditExecutor, indexFrom, IndexData, scanFiles, ScanResult } from '../engine/audit';
+import { Analyzed, analyzeWaiting, AuditExecutor, indexFrom, IndexData, scanFiles, ScanResult } from '../engine/audit';
 import type { FileAnalysis } from '../engine/analyze';
 export type { IndexData };
 import { OverlayFs, RepoFs } from '../engine/repo-fs';
@@ -139,7 +139,7 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
           }
           const analyzeHere = async (list: string[]) => analyzeWaiting(here, contract, indexFrom(data, contract), list, setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined);
           const results = await Promise.all([
-            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Array<[string, FileAnalysis]>>(i, { kind: 'analyze', paths: part, data }).catch(() => analyzeHere(part)))),
+            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Analyzed[]>(i, { kind: 'analyze', paths: part, data }).catch(() => analyzeHere(part)))),
             mine.length > 0 ? analyzeHere(mine) : Promise.resolve([]),
           ]);
           return results.flat();

@@ -143,14 +143,18 @@ export function emptyFacts(): FileFacts {
   return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
 }
 
-/** Cheap test: can this text hold anything the model needs? */
+const FACT_KINDS = /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/;
+
+/** Cheap test: can this text hold anything the model needs? (Plain substring tests first: most files fail them all.) */
 export function mayHoldFacts(path: string, text: string): boolean {
   return (
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
     text.includes('source.toolkit.fluxcd.io/') ||
-    /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/.test(text) ||
-    /serviceAccount(Name)?\s*:|^\s*instance:|kustomize-mutating-webhook/m.test(text)
+    text.includes('instance:') ||
+    text.includes('kustomize-mutating-webhook') ||
+    (text.includes('serviceAccount') && /serviceAccount(Name)?\s*:/.test(text)) ||
+    FACT_KINDS.test(text)
   );
 }
 

@@ -76,6 +76,7 @@ export class FluxGraph {
   private readonly sources: SourceDecl[] = [];
   private readonly artifactDecls: ArtifactDecl[] = [];
   private readonly variableSources: Array<VariableSource & { generated?: KustomizeConfig }> = [];
+  private readonly variablesByName = new Map<string, Array<VariableSource & { generated?: KustomizeConfig }>>();
   private readonly byFile = new Map<string, FluxKustomization[]>();
   private readonly artifacts = new Map<string, ArtifactIndex>();
   private readonly builds = new Map<string, Build>();
@@ -95,6 +96,8 @@ export class FluxGraph {
       this.variableSources.push(...facts.variableSources);
       if (facts.kustomize) this.variableSources.push(...generatedSources(facts.kustomize, input.inputs));
     }
+    for (const source of this.sources) push(this.sourcesByName, `${source.kind}/${source.name}`, source);
+    for (const source of this.variableSources) push(this.variablesByName, `${source.kind}/${source.name}`, source);
     this.kustomizations.sort((a, b) => (a.file + a.name < b.file + b.name ? -1 : a.file + a.name > b.file + b.name ? 1 : a.span[0] - b.span[0]));
     for (const k of this.kustomizations) push(this.byFile, k.file, k);
     this.apply(this.chooseRoots());
@@ -123,7 +126,7 @@ export class FluxGraph {
 
   /** Whether the repository declares (or a generator makes) a ConfigMap or Secret of that name. */
   declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean {
-    return this.variableSources.some((source) => source.kind === kind && source.name === name);
+    return this.variablesByName.has(`${kind}/${name}`);
   }
 
   /** Every file with what builds it. */
@@ -273,6 +276,14 @@ export class FluxGraph {
    * cluster folder fits the path too, but its source is the repository itself.)
    */
   private ownFolder(k: FluxKustomization): string | null {
+    let folder = this.ownFolders.get(k);
+    if (folder === undefined) this.ownFolders.set(k, (folder = this.findOwnFolder(k)));
+    return folder;
+  }
+
+  private readonly ownFolders = new Map<FluxKustomization, string | null>();
+
+  private findOwnFolder(k: FluxKustomization): string | null {
     if (k.sourceKind !== 'GitRepository' || k.path === null) return null;
     const dir = dirnameOf(k.file);
     if (k.path === '' || dir === k.path || dir.startsWith(k.path + '/')) return null;
@@ -319,8 +330,17 @@ export class FluxGraph {
 
   /** The source object of that kind and name nearest to `file` (several clusters declare their own flux-system). */
   private declaredSource(kind: string, name: string, file: string): SourceDecl | undefined {
-    return byCloseness(file, this.sources.filter((s) => s.kind === kind && s.name === name))[0];
+    const named = this.sourcesByName.get(`${kind}/${name}`);
+    if (!named || named.length < 2) return named?.[0];
+    // Several clusters declare their own flux-system: the nearest one (by folder), memoized per folder.
+    const key = `${kind}/${name}|${dirnameOf(file)}`;
+    let found = this.nearestSource.get(key);
+    if (found === undefined) this.nearestSource.set(key, (found = byCloseness(file, named)[0]));
+    return found;
   }
+
+  private readonly sourcesByName = new Map<string, SourceDecl[]>();
+  private readonly nearestSource = new Map<string, SourceDecl>();
 
   private repositoryArtifact(sourceName: string | null, near = ''): ArtifactIndex {
     const decl = sourceName === null ? undefined : this.declaredSource('GitRepository', sourceName, near);
@@ -465,7 +485,7 @@ export class FluxGraph {
     builder.vars = resolveVars(k.name, postBuild, webhooks, {
       external: this.input.config.variables,
       candidates: (ref) => {
-        const named = this.variableSources.filter((s) => s.kind === ref.kind && s.name === ref.name);
+        const named = this.variablesByName.get(`${ref.kind}/${ref.name}`) ?? [];
         const inNamespace = namespace === null ? named : named.filter((s) => s.namespace === null || s.namespace === namespace);
         const pool = inNamespace.length > 0 ? inNamespace : named;
         const live = pool.filter((s) => applied(s.generated ? s.generated.file : s.file));
