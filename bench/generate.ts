@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 
 /** Bump when the output changes, so stale inputs are regenerated. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 export const SEED = 0x5eed_f1c5;
 export const REPO_FILES = 20_000;
 export const EDIT_FILE_JOBS = 2000;
@@ -469,11 +469,51 @@ interface RepoStats {
   multiMbFiles: string[];
 }
 
-export function repoFiles(): { files: Files; stats: RepoStats } {
+/** How big a repository to make: a file count (the audit input), or a number of Flux Kustomizations (the scaling inputs). */
+export interface RepoSize {
+  files?: number;
+  kustomizations?: number;
+}
+
+export function repoFiles(size: RepoSize = { files: REPO_FILES }): { files: Files; stats: RepoStats } {
   const rng = new Rng(SEED);
   const files: Files = new Map();
   const stats: RepoStats = { jobFiles: 0, jobs: 0, fluxKustomizations: 0, multiMbFiles: [] };
   const jobFiles: Array<{ path: string; jobs: Array<{ name: string; ttl: string }> }> = [];
+  // A scaling repository holds about six files per Kustomization (96,000 for 16,000), as the real ones do.
+  const targetFiles = size.files ?? (size.kustomizations ?? 0) * 6;
+  const enough = () => (size.kustomizations !== undefined ? stats.fluxKustomizations >= size.kustomizations : files.size >= targetFiles - 1 - NAMESPACES.length - 9);
+
+  // What `flux bootstrap --path=kubernetes/flux/cluster` writes: Flux starts there.
+  files.set(
+    'kubernetes/flux/cluster/flux-system/gotk-sync.yaml',
+    [
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: GitRepository',
+      'metadata:',
+      '  name: flux-system',
+      '  namespace: flux-system',
+      'spec:',
+      '  interval: 1m0s',
+      '  ref:',
+      '    branch: main',
+      '  url: ssh://git@github.com/example/home-ops',
+      '---',
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+      'kind: Kustomization',
+      'metadata:',
+      '  name: flux-system',
+      '  namespace: flux-system',
+      'spec:',
+      '  interval: 10m0s',
+      '  path: ./kubernetes/flux/cluster',
+      '  prune: true',
+      '  sourceRef:',
+      '    kind: GitRepository',
+      '    name: flux-system',
+    ].join('\n') + '\n',
+  );
+  stats.fluxKustomizations++;
 
   files.set('kubernetes/flux/cluster/ks.yaml', fluxKustomization(rng, 'cluster-apps', 'flux-system', './kubernetes/apps', { CLUSTER: 'main' }, true));
   files.set(
@@ -504,8 +544,7 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
   const reserve = 1; // the contract file
   let appIndex = 0;
   const namespaceApps = new Map<string, string[]>();
-  const mostFilesPerApp = 9;
-  while (files.size < REPO_FILES - reserve - NAMESPACES.length - mostFilesPerApp) {
+  while (!enough()) {
     const ns = NAMESPACES[appIndex % NAMESPACES.length];
     const app = `${rng.pick(APP_NAMES)}-${appIndex}`;
     appIndex++;
@@ -562,7 +601,7 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
     files.set(`kubernetes/apps/${ns}/kustomization.yaml`, ['---', 'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', `namespace: ${ns}`, 'resources:', ...apps.map((app) => `  - ./${app}/ks.yaml`)].join('\n') + '\n');
   }
   // Fill up to the exact count with small ConfigMaps.
-  for (let i = 0; files.size < REPO_FILES - reserve; i++) files.set(`kubernetes/apps/default/extra-config-${i}.yaml`, configMap(rng, `extra-${i}`, 'default'));
+  for (let i = 0; files.size < targetFiles - reserve; i++) files.set(`kubernetes/apps/default/extra-config-${i}.yaml`, configMap(rng, `extra-${i}`, 'default'));
 
   // Contract entries that hold: Jobs without a TTL on purpose, Jobs that keep another value.
   const entries = (ttl: string, n: number) => jobFiles.flatMap((f) => f.jobs.filter((j) => j.ttl === ttl).map((j) => ({ path: f.path, name: j.name }))).slice(0, n);
@@ -583,14 +622,8 @@ export function repoFiles(): { files: Files; stats: RepoStats } {
 
 // ---- writing ----------------------------------------------------------------
 
-export function generate(dir: string): Manifest {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const jobs = jobsFileText();
-  const jobsPath = join(dir, 'jobs-2000.yaml');
-  writeFileSync(jobsPath, jobs.text);
-  const { files, stats } = repoFiles();
-  const repoDir = join(dir, 'repo');
+/** Writes the files under `repoDir`; returns their total size in bytes. */
+function writeFiles(repoDir: string, files: Files): number {
   let bytes = 0;
   const made = new Set<string>();
   for (const [path, text] of files) {
@@ -603,6 +636,18 @@ export function generate(dir: string): Manifest {
     writeFileSync(absolute, text);
     bytes += Buffer.byteLength(text);
   }
+  return bytes;
+}
+
+export function generate(dir: string): Manifest {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const jobs = jobsFileText();
+  const jobsPath = join(dir, 'jobs-2000.yaml');
+  writeFileSync(jobsPath, jobs.text);
+  const { files, stats } = repoFiles();
+  const repoDir = join(dir, 'repo');
+  const bytes = writeFiles(repoDir, files);
   const manifest: Manifest = {
     generatorVersion: GENERATOR_VERSION,
     seed: SEED,
@@ -630,6 +675,24 @@ function commitAll(repoDir: string): boolean {
     }
   }
   return true;
+}
+
+/** The scaling inputs: repositories of `kustomizations` Flux Kustomizations (no git: only the graph's growth is measured). */
+export function ensureScalingRepo(repoRoot: string, kustomizations: number, log: (line: string) => void = () => undefined): { dir: string; files: number; bytes: number } {
+  const dir = join(generatedDir(repoRoot), `scale-${kustomizations}`);
+  const stamp = `${dir}.json`;
+  try {
+    const made = JSON.parse(readFileSync(stamp, 'utf8')) as { generatorVersion: number; files: number; bytes: number };
+    if (made.generatorVersion === GENERATOR_VERSION) return { dir, files: made.files, bytes: made.bytes };
+  } catch {
+    // not made yet, or by another version
+  }
+  log(`generating a repository with ${kustomizations} Flux Kustomizations into ${dir} ...`);
+  rmSync(dir, { recursive: true, force: true });
+  const { files } = repoFiles({ kustomizations });
+  const bytes = writeFiles(dir, files);
+  writeFileSync(stamp, JSON.stringify({ generatorVersion: GENERATOR_VERSION, files: files.size, bytes }) + '\n');
+  return { dir, files: files.size, bytes };
 }
 
 export function generatedDir(repoRoot: string): string {

@@ -11,16 +11,26 @@
 //   memory  peak RSS of that CLI audit, and VmRSS/VmHWM of the server after
 //           it indexed the repository, opened a file and ran fluxJobGuard/audit.
 //   peer    yaml-language-server on the same edit and open: our time ÷ its time.
+//   threads the same CLI audit with --threads 1 and --threads 2, and with the
+//           default: 2 threads must beat 1 by 1.5× on 2 cores, the default must
+//           pick the faster.
+//   corpus  `audit ../shared/corpus` (every real repository, one run) against
+//           parsing every YAML file of it in one thread (≤ 0.6×).
+//   scale   generated repositories with 1,000 and 16,000 Flux Kustomizations
+//           (6 files each, 96,000 for the larger): time and peak RSS; the larger
+//           must cost about 16× the smaller plus the start-up, under 1 GB.
 //
-// Options: --only=edit,open,audit,memory,peer  --edit-reps=N  --open-reps=N
-//          --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
+// The parse baseline is bundled with the same yaml as the CLI (its per-token
+// debug switches compiled out), so the ratios compare like with like.
+//
+// Options: --only=edit,open,audit,memory,peer,threads,corpus,scale  --edit-reps=N
+//          --open-reps=N  --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseAllDocuments } from 'yaml';
-import { ensureGenerated, Generated } from './generate';
+import { ensureGenerated, ensureScalingRepo, Generated } from './generate';
 import { BenchLspClient, fileUri, Position, readProcMemory, snapshotBundle } from './lsp-client';
 import { listYamlFiles } from './parse-all';
 
@@ -28,7 +38,9 @@ const repoRoot = join(__dirname, '..', '..');
 const BUILT_CLI = join(repoRoot, 'dist', 'cli.js');
 /** A copy of dist/cli.js taken when the run starts (see snapshotBundle). */
 let CLI = BUILT_CLI;
-const PARSE_ALL = join(__dirname, 'parse-all.js');
+/** The baseline, bundled at start with the CLI's yaml (see bundleBaseline). */
+let PARSE_ALL = join(__dirname, 'parse-all.js');
+const CORPUS = join(repoRoot, '..', 'shared', 'corpus');
 const YAML_LS = join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
 /** yaml-language-server waits this long after every open/change before it validates (yamlSettings.validationDelayMs, not configurable). */
@@ -41,7 +53,7 @@ function option(name: string): string | undefined {
   const prefix = `--${name}=`;
   return argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
 }
-const ALL_PARTS = ['edit', 'open', 'audit', 'memory', 'peer'] as const;
+const ALL_PARTS = ['edit', 'open', 'audit', 'memory', 'peer', 'threads', 'corpus', 'scale'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const only = new Set((option('only') ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()) as Part[]);
 const EDIT_REPS = Number(option('edit-reps') ?? 7);
@@ -90,6 +102,9 @@ interface EditInput {
  * full GC V8 shrinks the young generation and the parse runs ~40% slower,
  * which would flatter every ratio.)
  */
+/** The baseline parser: the CLI's own yaml, bundled (bundleBaseline); `yaml` from node_modules until then. */
+let parseAllDocuments: (text: string) => unknown = (text) => (require('yaml') as typeof import('yaml')).parseAllDocuments(text);
+
 function parseOnce(text: string): number {
   const started = performance.now();
   parseAllDocuments(text);
@@ -422,6 +437,93 @@ async function auditFigures(generated: Generated, parts: Set<Part>): Promise<voi
   }
 }
 
+/** The CLI's wall time and peak RSS on one repository (median over `reps` runs), or an error. */
+async function timeAudit(repo: string, args: string[], reps: number): Promise<{ ms: number[]; peaks: number[] } | { error: string }> {
+  const ms: number[] = [];
+  const peaks: number[] = [];
+  for (let k = 0; k < reps; k++) {
+    const run = await runNode(CLI, ['audit', repo, '--format', 'json', ...args], '/dev/null');
+    if (run.code !== 0 && run.code !== 1) return { error: `the CLI exited with ${run.code}: ${run.stderr.split('\n').slice(0, 3).join(' ')}` };
+    ms.push(run.ms);
+    if (run.peakRss) peaks.push(run.peakRss);
+  }
+  return { ms, peaks };
+}
+
+/** Worker threads must pay: 2 threads at least 1.5× faster than 1 on 2 cores; the default picks the faster. */
+async function threadFigures(generated: Generated): Promise<void> {
+  const repo = generated.repoDir;
+  warmPageCache(repo);
+  const results = new Map<string, Awaited<ReturnType<typeof timeAudit>>>();
+  for (const [name, args] of [['1 thread', ['--threads', '1']], ['2 threads', ['--threads', '2']], ['default', []]] as const) {
+    log(`  threads: audit with ${name}`);
+    results.set(name, await timeAudit(repo, [...args], AUDIT_REPS));
+  }
+  const one = results.get('1 thread')!;
+  if ('error' in one) return void rows.push({ figure: 'threads: audit, 1 thread', unit: 'ms', median: null, samples: [], error: one.error });
+  const oneMs = median(one.ms);
+  rows.push({ figure: 'threads: audit, 1 thread (20,000 files)', unit: 'ms', median: oneMs, samples: one.ms, note: 'information: the baseline of the two rows below' });
+  for (const name of ['2 threads', 'default'] as const) {
+    const run = results.get(name)!;
+    if ('error' in run) rows.push({ figure: `threads: audit, ${name}`, unit: 'ms', median: null, samples: [], error: run.error });
+    else rows.push({ figure: `threads: audit, ${name}`, unit: 'ms', median: median(run.ms), samples: run.ms, baseline: { name: '1 thread', value: oneMs }, targetRatio: name === '2 threads' ? 0.67 : 1.0 });
+  }
+  const two = results.get('2 threads')!;
+  const byDefault = results.get('default')!;
+  if (!('error' in two) && !('error' in byDefault)) {
+    const best = Math.min(oneMs, median(two.ms));
+    rows.push({ figure: 'threads: the default vs the faster of the two', unit: 'ms', median: median(byDefault.ms), samples: byDefault.ms, baseline: { name: 'faster', value: best }, targetRatio: 1.1, note: 'within 10% of the faster choice' });
+  }
+}
+
+/** The audit of every real repository in one run, against parsing all their YAML in one thread. */
+async function corpusFigures(): Promise<void> {
+  if (!existsSync(CORPUS)) return void rows.push({ figure: 'corpus: audit of ../shared/corpus', unit: 'ms', median: null, samples: [], error: `${CORPUS} is missing` });
+  warmPageCache(CORPUS);
+  const cli: number[] = [];
+  const base: number[] = [];
+  for (let k = 0; k < AUDIT_REPS; k++) {
+    log(`  corpus run ${k + 1}/${AUDIT_REPS}`);
+    const parse = await runNode(PARSE_ALL, [CORPUS], null);
+    if (parse.code !== 0) throw new Error(`parse-all failed: ${parse.stderr}`);
+    base.push(parse.ms);
+    const run = await timeAudit(CORPUS, [], 1);
+    if ('error' in run) return void rows.push({ figure: 'corpus: audit of ../shared/corpus', unit: 'ms', median: null, samples: [], error: run.error });
+    cli.push(run.ms[0]);
+  }
+  rows.push({ figure: `corpus: audit of ../shared/corpus (${readdirSync(CORPUS).length - 1} repositories, one run)`, unit: 'ms', median: median(cli), samples: cli, baseline: { name: 'parse all, 1 thread', value: median(base) }, targetRatio: 0.6 });
+}
+
+/** The model stays linear: 16× the Kustomizations costs about 16× the time (after the start-up), under 1 GB. */
+async function scaleFigures(): Promise<void> {
+  const sizes = [1000, 16000];
+  const measured: Array<{ ks: number; files: number; ms: number; peak: number | null }> = [];
+  for (const ks of sizes) {
+    const made = ensureScalingRepo(repoRoot, ks, log);
+    warmPageCache(made.dir);
+    log(`  scale: audit of ${ks} Kustomizations (${made.files} files)`);
+    const run = await timeAudit(made.dir, [], 1);
+    if ('error' in run) return void rows.push({ figure: `scale: ${ks} Kustomizations`, unit: 'ms', median: null, samples: [], error: run.error });
+    measured.push({ ks, files: made.files, ms: run.ms[0], peak: run.peaks[0] ?? null });
+  }
+  const startup = await runNode(CLI, ['--version'], null);
+  const [small, large] = measured;
+  rows.push({ figure: `scale: audit, ${small.ks.toLocaleString('en-US')} Kustomizations (${small.files.toLocaleString('en-US')} files)`, unit: 'ms', median: small.ms, samples: [small.ms], note: `information; CLI start-up ${fmt(startup.ms, 'ms')}` });
+  const expected = startup.ms + (small.ms - startup.ms) * (large.ks / small.ks);
+  rows.push({ figure: `scale: audit, ${large.ks.toLocaleString('en-US')} Kustomizations (${large.files.toLocaleString('en-US')} files)`, unit: 'ms', median: large.ms, samples: [large.ms], baseline: { name: '16× the smaller', value: expected }, targetRatio: 1.2, note: 'linear means about 1.0: 16× the smaller run (less the start-up) plus the start-up' });
+  if (large.peak) rows.push({ figure: `scale: peak RSS, ${large.ks.toLocaleString('en-US')} Kustomizations`, unit: 'MB', median: large.peak / 1e6, samples: [large.peak / 1e6], targetValue: 1000 });
+}
+
+/** The parse-everything baseline, bundled with the CLI's own yaml (debug switches compiled out). */
+async function bundleBaseline(dir: string): Promise<void> {
+  const esbuild = await import('esbuild');
+  const { yamlDebugSwitchesOff } = (await import(join(repoRoot, 'scripts', 'yaml-debug-switches.mjs'))) as { yamlDebugSwitchesOff: import('esbuild').Plugin };
+  const outfile = join(dir, 'bin', 'parse-all.js');
+  await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'parse-all.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', plugins: [yamlDebugSwitchesOff] });
+  PARSE_ALL = outfile;
+  parseAllDocuments = (require(outfile) as { parseDocuments: (text: string) => unknown }).parseDocuments;
+}
+
 async function serverMemory(generated: Generated, parseAllMs: number | undefined): Promise<void> {
   const repo = generated.repoDir;
   const client = OURS.start();
@@ -500,8 +602,12 @@ async function main(): Promise<void> {
   const generated = ensureGenerated(repoRoot, argv.includes('--regenerate'), log);
   CLI = snapshotBundle(BUILT_CLI, join(generated.dir, 'bin'));
   log(`flux-job-guard bench: node ${process.version}, ${cpus().length} CPUs; reps: edit ${EDIT_REPS}, open ${OPEN_REPS}, audit ${AUDIT_REPS}; parts: ${[...only].join(',')}`);
+  await bundleBaseline(generated.dir);
   if (only.has('edit') || only.has('open')) await lspFigures(generated, only);
   if (only.has('audit') || only.has('memory')) await auditFigures(generated, only);
+  if (only.has('threads')) await threadFigures(generated);
+  if (only.has('corpus')) await corpusFigures();
+  if (only.has('scale')) await scaleFigures();
   if (only.has('memory')) {
     const parseAll = rows.find((r) => r.figure.startsWith('audit CLI'))?.baseline?.value;
     await serverMemory(generated, parseAll);

@@ -5,25 +5,11 @@
 import * as esbuild from 'esbuild';
 import { readFileSync, chmodSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { yamlDebugSwitchesOff } from './yaml-debug-switches.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const production = process.argv.includes('--production');
 const out = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
-// The `yaml` parser reads process.env.LOG_TOKENS for every token (and the composer LOG_STREAM for
-// every document): a call into the environment each time, a tenth of an audit's CPU in the profile.
-// Those debug switches are off in what ships.
-const yamlDebugSwitchesOff = {
-  name: 'yaml-debug-switches-off',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]yaml[\\/]dist[\\/](parse[\\/]parser|compose[\\/]composer)\.js$/ }, async (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const patched = source.replace(/\bnode_process\.env\.LOG_(TOKENS|STREAM)\b/g, 'undefined');
-      if (patched === source) throw new Error(`yaml-debug-switches-off: no debug switch found in ${args.path} (did yaml change?)`);
-      return { contents: patched, loader: 'js' };
-    });
-  },
-};
-
 const common = {
   bundle: true,
   plugins: [yamlDebugSwitchesOff],
