@@ -51,7 +51,7 @@ export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string
 
 /** Adds the model's problems (references, invalid names, roots, unknown names) that live in this file. */
 export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
-  const problems = index.graphProblems().filter((problem) => problem.file === path);
+  const problems = index.graphProblemsIn(path);
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);
   const graphFindings = problems.map((problem): Finding => {

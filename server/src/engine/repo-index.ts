@@ -194,25 +194,50 @@ export class RepoIndex {
   /** The model's problems: references, invalid names, missing roots, and Kustomizations whose names cannot be known. */
   graphProblems(): GraphProblem[] {
     const graph = this.fluxGraph();
-    this.unknownNames ??= unknownNameProblems(graph, (file) => this.uses.get(file) ?? [], this.inputs);
+    if (!this.unknownNames) {
+      this.unknownNames = unknownNameProblems(graph, (file) => this.uses.get(file) ?? [], this.inputs);
+      this.problemsByFile = null;
+    }
     return this.unknownNames.length === 0 ? graph.problems : [...graph.problems, ...this.unknownNames];
   }
 
+  /** The model's problems that live in one file. */
+  graphProblemsIn(file: string): GraphProblem[] {
+    const all = this.graphProblems();
+    if (!this.problemsByFile) {
+      this.problemsByFile = new Map();
+      for (const problem of all) this.problemsByFile.set(problem.file, [...(this.problemsByFile.get(problem.file) ?? []), problem]);
+    }
+    return this.problemsByFile.get(file) ?? [];
+  }
+
+  private problemsByFile: Map<string, GraphProblem[]> | null = null;
+
   /** Whether a ServiceAccount document declares `name` (in `namespace`, when both sides know it). */
   declaresServiceAccount(name: string, namespace: string | null): boolean {
-    for (const facts of this.facts.values()) {
-      if (facts.serviceAccounts.some((sa) => sa.name === name && (namespace === null || sa.namespace === null || sa.namespace === namespace))) return true;
-    }
-    return false;
+    return matchesAccount(this.accounts().declared.get(name), namespace);
   }
 
   /** Whether any pod in the repository runs as `name` (in `namespace`, when both sides know it). */
   usesServiceAccount(name: string, namespace: string | null): boolean {
-    for (const facts of this.facts.values()) {
-      if (facts.serviceAccountUses.some((sa) => sa.name === name && (namespace === null || sa.namespace === null || sa.namespace === namespace))) return true;
-    }
-    return false;
+    return matchesAccount(this.accounts().used.get(name), namespace);
   }
+
+  /** ServiceAccounts declared and used, by name (rebuilt when facts change: a pod's lookup is not a scan). */
+  private accounts(): { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } {
+    if (!this.accountIndex) {
+      const declared = new Map<string, Array<string | null>>();
+      const used = new Map<string, Array<string | null>>();
+      for (const facts of this.facts.values()) {
+        for (const sa of facts.serviceAccounts) declared.set(sa.name, [...(declared.get(sa.name) ?? []), sa.namespace]);
+        for (const sa of facts.serviceAccountUses) used.set(sa.name, [...(used.get(sa.name) ?? []), sa.namespace]);
+      }
+      this.accountIndex = { declared, used };
+    }
+    return this.accountIndex;
+  }
+
+  private accountIndex: { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } | null = null;
 
   /** What the contract's flux entries are checked against. */
   hasFolder(path: string): boolean {
@@ -245,6 +270,8 @@ export class RepoIndex {
 
   private invalidate(): void {
     this.graph = null;
+    this.accountIndex = null;
+    this.problemsByFile = null;
     this.patchFiles = null;
     this.inputPaths = null;
     this.unknownNames = null;
@@ -258,6 +285,10 @@ export class RepoIndex {
     }
     return false;
   }
+}
+
+function matchesAccount(namespaces: Array<string | null> | undefined, namespace: string | null): boolean {
+  return namespaces !== undefined && (namespace === null || namespaces.some((ns) => ns === null || ns === namespace));
 }
 
 function name(path: string): string {
