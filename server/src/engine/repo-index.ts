@@ -297,7 +297,7 @@ function name(path: string): string {
 
 function shapeOf(facts: FileFacts): string {
   return JSON.stringify(facts, (key, value) => {
-    if (key === 'span' || key.endsWith('Span') || key === 'line' || key === 'optOut') return undefined;
+    if (key === 'span' || key.endsWith('Span') || key === 'line' || key === 'range' || key === 'optOut' || key === 'define') return undefined;
     return value instanceof Map ? [...value.entries()] : value;
   });
 }

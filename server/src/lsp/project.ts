@@ -18,7 +18,7 @@ import { RepoIndex } from '../engine/repo-index';
 import { applySeverities } from '../engine/severity';
 import type { Finding } from '../engine/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { describeVariable, hoverAt, HoverResult, locator } from '../engine/services/hover';
+import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/services/hover';
 import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
@@ -158,20 +158,25 @@ export class Project {
     return path === this.contract.path || [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout].some((entry) => entry.file === path);
   }
 
-  /** Hover Markdown for a `${NAME}` or a TTL at `offset`. */
-  async hover(path: string, text: string, offset: number): Promise<HoverResult | null> {
+  /** Hover Markdown for a `${NAME}` or a TTL at `offset`; `uriOf` turns the files it mentions into links. */
+  async hover(path: string, text: string, offset: number, uriOf: (file: string) => string): Promise<HoverResult | null> {
     const variable = variableAt(this.index, this.contract, path, text, offset);
-    if (variable) {
-      const texts = new Map<string, string>();
-      for (const { definition } of variable.byKustomization) {
-        if (definition && !texts.has(definition.file)) {
-          const read = await this.fs.read(definition.file);
-          if (read.kind === 'text') texts.set(definition.file, read.text);
-        }
+    const texts = new Map<string, string>();
+    for (const { definition } of variable?.byKustomization ?? []) {
+      if (definition && !texts.has(definition.file)) {
+        const read = await this.fs.read(definition.file);
+        if (read.kind === 'text') texts.set(definition.file, read.text);
       }
-      return { markdown: describeVariable(variable, this.contract, locator((file) => texts.get(file))), span: variable.span };
     }
-    return hoverAt(this.index, this.contract, path, text, offset, locator(() => undefined));
+    const plain = plainLink((file) => texts.get(file));
+    // `[file:line](uri#Lline)`: VS Code opens the file at that line.
+    const link: Link = (file, at) => {
+      const label = plain(file, at);
+      const line = /:(\d+)$/.exec(label)?.[1];
+      return `[${label}](${uriOf(file)}${line ? `#L${line}` : ''})`;
+    };
+    if (variable) return { markdown: describeVariable(variable, this.contract, link), span: variable.span };
+    return hoverAt(this.index, this.contract, path, text, offset, link);
   }
 
   /** Where the `${NAME}` at `offset` is defined: files and spans. */
