@@ -9,7 +9,7 @@ import { isYamlPath } from '../engine/paths';
 import { isKustomizationFile } from '../engine/flux/facts';
 import { chunkKey, DocumentSession } from '../engine/incremental';
 import type { ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, skippedFinding } from '../engine/audit';
+import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
@@ -137,9 +137,11 @@ export class Project {
     return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
-  /** Reads the generator inputs a kustomization file has just started to name. */
+  /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */
   async readNewInputs(): Promise<boolean> {
-    return (await readInputs(this.fs, this.index)).length > 0;
+    const read = (await readInputs(this.fs, this.index)).length > 0;
+    await readWantedNames(this.fs, this.index);
+    return read;
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */
