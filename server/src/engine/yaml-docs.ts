@@ -52,6 +52,10 @@ const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: fa
 export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
   const chunk = text.slice(start, end);
   let docs;
+  // Each problem the parser meets is an Error; their stack traces, which nobody reads, cost
+  // as much as parsing the file again where a file has many (a Helm template).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     const parsed = parseAllDocuments(chunk, PARSE_OPTIONS);
     docs = Array.isArray(parsed) ? parsed : [];
@@ -60,6 +64,8 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
     // some stack is left; deeper down (a server handler's stack), the RangeError escapes.
     if (!(error instanceof RangeError)) throw error;
     return [tooDeep(text, start, end)];
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   const template = /\{\{[^\n]*\}\}/.test(chunk);
   return docs.map((doc) => {
