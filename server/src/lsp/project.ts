@@ -4,7 +4,7 @@
 import type { FileAnalysis } from '../engine/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
 import { chunkKey, DocumentSession } from '../engine/incremental';
-import type { ParsedDocument } from '../engine/yaml-docs';
+import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml-docs';
 import { audit, AuditExecutor, AuditResult, buildRepoIndex, isAudited, mayBeIndexed, readContract, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
@@ -187,7 +187,8 @@ export class Project {
   }
 
   private present(findings: Finding[]): Finding[] {
-    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax');
+    // YAML extensions show syntax errors, but not aliasing that Flux refuses: that one is always shown
+    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax' || isExcessiveAliasing(finding.message));
   }
 }
 
