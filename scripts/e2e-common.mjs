@@ -49,7 +49,7 @@ export function buildSuite() {
 }
 
 /** What an extension folder holds besides its bundles (those that exist). */
-const EXTENSION_FILES = ['package.json', 'syntaxes', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const EXTENSION_FILES = ['package.json', 'syntaxes', 'schemas', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 
 /**
  * The extension under test as a folder of its own: a development build of the
