@@ -104,11 +104,42 @@ export async function freePort() {
   });
 }
 
+/** How long the control server waits for a widget unless the suite says (generous: a busy machine is slow, not broken). */
+const WIDGET_TIMEOUT_MS = 30_000;
+
 /**
- * The HTTP server the suite calls: POST /screenshot?name=..&selector=.. (waits up
- * to 5 s for the selector, photographs the page, answers {found, path}) and
- * POST /result (the mocha results). CORS is open: the web suite runs in a worker
- * of the page's origin.
+ * Waits until the first visible element matching `selector` shows `text` (when given) and has
+ * settled: no animation running in it, fully opaque, and the same box on two animation frames in a
+ * row (a widget fading or sliding in is photographed once it is done). With `hidden`, waits until
+ * no element matching `selector` is visible. Resolves true, or false after `timeout` ms.
+ */
+export async function waitForWidget(page, { selector, text = '', hidden = false, timeout = WIDGET_TIMEOUT_MS }) {
+  return page
+    .waitForFunction(
+      ({ selector, text, hidden }) => {
+        const visible = [...document.querySelectorAll(selector)].filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden');
+        if (hidden) return visible.length === 0;
+        const element = visible.find((candidate) => !text || candidate.textContent.includes(text));
+        if (!element) return false;
+        if (element.getAnimations({ subtree: true }).some((animation) => animation.playState === 'running')) return false;
+        for (let up = element; up; up = up.parentElement) if (Number(getComputedStyle(up).opacity) < 1) return false;
+        const box = JSON.stringify(element.getBoundingClientRect());
+        const previous = window.__fjgWidgetBox;
+        window.__fjgWidgetBox = box;
+        return previous === box;
+      },
+      { selector, text, hidden },
+      { timeout, polling: 'raf' },
+    )
+    .then(() => true, () => false);
+}
+
+/**
+ * The HTTP server the suite calls. CORS is open: the web suite runs in a worker of the page's origin.
+ *   POST /wait?selector=..&text=..&state=visible|hidden&timeout=ms   waits for a widget's state ({found})
+ *   POST /screenshot?name=..&selector=..&text=..&timeout=ms          waits as /wait (visible), then
+ *        photographs the page ({found, path}): the picture shows the widget with its content
+ *   POST /result                                                     the mocha results
  */
 export async function startControlServer({ host, getPage }) {
   let result = null;
@@ -122,22 +153,26 @@ export async function startControlServer({ host, getPage }) {
     response.setHeader('access-control-allow-private-network', 'true');
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const url = new URL(request.url, 'http://127.0.0.1');
+    const json = (body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const widget = () => ({
+      selector: url.searchParams.get('selector'),
+      text: url.searchParams.get('text') ?? '',
+      hidden: url.searchParams.get('state') === 'hidden',
+      timeout: Number(url.searchParams.get('timeout')) || WIDGET_TIMEOUT_MS,
+    });
     try {
-      if (url.pathname === '/screenshot') {
+      if (url.pathname === '/wait' || url.pathname === '/screenshot') {
         const page = getPage();
-        if (!page) return response.writeHead(409).end('no page to photograph');
+        if (!page) return response.writeHead(409).end('no page to look at');
+        const wanted = widget();
+        const found = wanted.selector ? await waitForWidget(page, wanted) : true;
+        if (url.pathname === '/wait') return json({ found });
         const name = (url.searchParams.get('name') || 'shot').replace(/[^\w.-]/g, '_');
-        const selector = url.searchParams.get('selector');
-        let found = false;
-        if (selector) {
-          found = await page.waitForSelector(selector, { state: 'visible', timeout: 5000 }).then(() => true, () => false);
-          await new Promise((r) => setTimeout(r, 400)); // let the widget's fade-in finish
-        }
         const file = path.join(SCREENSHOT_DIR, host, `${name}.png`);
         mkdirSync(path.dirname(file), { recursive: true });
         await page.screenshot({ path: file });
         shots[name] = { file, found };
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ found, path: path.relative(root, file) }));
+        json({ found, path: path.relative(root, file) });
       } else if (url.pathname === '/result') {
         let body = '';
         for await (const chunk of request) body += chunk;
@@ -156,6 +191,8 @@ export async function startControlServer({ host, getPage }) {
     url: `http://127.0.0.1:${server.address().port}`,
     result: () => result,
     resultPromise,
+    /** The results, once posted; the suite posts them before it settles, so this waits only on a lost post (then `ms`). */
+    resultWithin: (ms = 30_000) => Promise.race([resultPromise, new Promise((resolve) => setTimeout(resolve, ms).unref())]),
     shots,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -34,7 +34,7 @@ npm install --prefix "$CS_ENV/node24" --no-save --no-audit --no-fund --no-packag
 echo "installing code-server@$CODE_SERVER_VERSION into $CS_ENV/cs (node-gyp builds take a few minutes; log: $CS_ENV/code-server-install.log)"
 # npm runs under Node 24 (code-server's postinstall checks the major version in npm's user agent) and
 # node-gyp compiles against Node 24's headers (npm's config here may point nodedir at Node 20's /usr).
-PATH="$node24dir/bin:$PATH" npm_config_nodedir="$node24dir" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+PATH="$node24dir/bin:$PATH" npm_config_nodedir="$node24dir" \
   npm install --prefix "$CS_ENV/cs" --no-save --no-audit --no-fund --no-package-lock --foreground-scripts \
   "code-server@$CODE_SERVER_VERSION" > "$CS_ENV/code-server-install.log" 2>&1 \
   || { tail -40 "$CS_ENV/code-server-install.log"; echo "setup-code-server: code-server install failed" >&2; exit 1; }
