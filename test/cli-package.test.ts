@@ -132,3 +132,10 @@ test('the installed bin: lsp --stdio answers initialize with its capabilities, t
     server.kill();
   }
 });
+
+test("the README's CI examples name this version of the package", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const named = [...readme.matchAll(/flux-job-guard(?:@|-)v?(\d+\.\d+\.\d+)/g)].map((match) => match[1]);
+  assert.ok(named.length >= 4, `the README names the package with its version (${named.length} times)`);
+  assert.deepEqual([...new Set(named)], [version]);
+});
