@@ -38,6 +38,11 @@ export interface ScreenshotResult {
   /** Whether the awaited element, with the awaited text, was on screen and settled when the picture was taken. */
   found: boolean;
   path: string;
+  /** When not found: what the page showed for the selector (text, opacity, running animations). */
+  seen?: unknown;
+  /** When not found: when hover and action widgets came and went (ms since the page loaded). */
+  trace?: string[];
+  focused?: string | null;
 }
 
 /** What to wait for on the page: the first visible `selector` showing `text`, or (hidden) none visible. */
@@ -65,6 +70,11 @@ async function post<T>(control: Control, path: string): Promise<T> {
 /** Asks the runner to photograph the page once the widget is visible, shows its text and has settled. */
 export function screenshot(control: Control, name: string, widget: Widget): Promise<ScreenshotResult> {
   return post(control, `/screenshot?name=${encodeURIComponent(name)}&${widgetQuery(widget)}`);
+}
+
+/** Moves the mouse (in the runner) onto the top-most element matching `selector`; without one, into the window's corner. */
+export async function pointAt(control: Control, selector?: string): Promise<boolean> {
+  return (await post<{ moved: boolean }>(control, `/mouse${selector ? `?selector=${encodeURIComponent(selector)}` : ''}`)).moved;
 }
 
 /** Waits (in the runner, which sees the page) until the widget is visible and settled, or hidden. */

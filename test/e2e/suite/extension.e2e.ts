@@ -10,7 +10,7 @@
 // next one expects them (see the notes on each).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, readControl, screenshot, ScreenshotResult, Widget, waitForWidget } from './control';
+import { Control, pointAt, readControl, screenshot, ScreenshotResult, Widget, waitForWidget } from './control';
 import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
 
 const EXTENSION_ID = 'flux-job-guard.flux-job-guard';
@@ -110,16 +110,18 @@ async function afterPublish<T>(uri: vscode.Uri, act: () => Promise<T>, what: str
 }
 
 /**
- * Brings a widget up with `show` and has the runner photograph it once it is on screen with its
- * text and settled. A widget can fail to open on a busy machine (the editor not yet focused, an
- * answer still on its way): `show` is repeated, each try waiting up to 20 s, until the deadline.
+ * Brings a widget up and has the runner photograph it once it is on screen with its text and
+ * settled. A widget can fail to open on a busy machine (the editor not yet focused, an answer still
+ * on its way): the ways to open it (`shows`, taken in turn) are tried again, each try waiting up to
+ * 20 s, until the deadline. A miss is logged with what the page showed.
  */
-async function photograph(control: Control, name: string, show: () => Thenable<unknown>, widget: Widget, timeoutMs = 90_000): Promise<ScreenshotResult> {
+async function photograph(control: Control, name: string, shows: Array<() => Thenable<unknown>>, widget: Widget, timeoutMs = 90_000): Promise<ScreenshotResult> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await show();
+  for (let attempt = 0; ; attempt++) {
+    await shows[attempt % shows.length]();
     const shot = await screenshot(control, name, { ...widget, timeout: 20_000 });
     if (shot.found || Date.now() > deadline) return shot;
+    console.log(`${name}: try ${attempt + 1} missed; the page showed ${JSON.stringify(shot.seen)}; trace ${JSON.stringify(shot.trace)}`);
   }
 }
 
@@ -247,25 +249,32 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
       return active?.document === document && active.selection.active.isEqual(at) && active.visibleRanges.some((range) => range.contains(at));
     }, 'the editor to show the squiggle with the cursor on it');
     const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-    // the hover of the squiggle: the picture is taken once it shows the finding's message
-    const hover = await photograph(control, 'hover', async () => {
-      await focusEditor();
-      await vscode.commands.executeCommand('editor.action.showHover');
-    }, { selector: HOVER, text: 'sets no spec.ttlSecondsAfterFinished' });
+    // the hover of the squiggle: the picture is taken once it shows the finding's message. It is
+    // opened as a keyboard user does (Show Hover), or else as a mouse user does (resting on the squiggle)
+    const hover = await photograph(control, 'hover', [
+      async () => {
+        await focusEditor();
+        await vscode.commands.executeCommand('editor.action.showHover');
+      },
+      () => pointAt(control, '.monaco-editor .squiggly-error'),
+    ], { selector: HOVER, text: 'sets no spec.ttlSecondsAfterFinished' });
     // the second picture shows the menu alone: the hover is gone, and the server offers the fix
+    await pointAt(control);
     await vscode.commands.executeCommand('editor.action.hideHover').then(undefined, () => undefined);
     assert.ok(await waitForWidget(control, { selector: HOVER, hidden: true }), 'the hover closed');
     await waitUntil(async () => {
       const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range)) ?? [];
       return actions.some((action) => action.title.startsWith('Insert ttlSecondsAfterFinished'));
     }, 'the insert-TTL fix to be offered');
-    const quickFix = await photograph(control, 'quick-fix', async () => {
-      await focusEditor();
-      await vscode.commands.executeCommand('editor.action.quickFix');
-    }, { selector: QUICK_FIX_MENU, text: 'Insert ttlSecondsAfterFinished' });
+    const quickFix = await photograph(control, 'quick-fix', [
+      async () => {
+        await focusEditor();
+        await vscode.commands.executeCommand('editor.action.quickFix');
+      },
+    ], { selector: QUICK_FIX_MENU, text: 'Insert ttlSecondsAfterFinished' });
     await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
-    assert.ok(hover.found, `the hover was on screen (${hover.path})`);
-    assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path})`);
+    assert.ok(hover.found, `the hover was on screen (${hover.path}); the page showed ${JSON.stringify(hover.seen)}, focus on ${hover.focused}; hover trace ${JSON.stringify(hover.trace)}`);
+    assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path}); the page showed ${JSON.stringify(quickFix.seen)}, focus on ${quickFix.focused}`);
   });
 
   test('the insert-TTL quick fix clears ttl-missing and the saved file holds the TTL and its comment', async () => {
