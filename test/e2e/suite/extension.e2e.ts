@@ -248,6 +248,10 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
       const active = vscode.window.activeTextEditor;
       return active?.document === document && active.selection.active.isEqual(at) && active.visibleRanges.some((range) => range.contains(at));
     }, 'the editor to show the squiggle with the cursor on it');
+    // The extension host knows the new selection at once; the workbench applies it a moment later,
+    // and Show Hover opens where the workbench has the cursor: wait until its status bar says so.
+    const cursorShown = await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` });
+    assert.ok(cursorShown, `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`);
     const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     // the hover of the squiggle: the picture is taken once it shows the finding's message. It is
     // opened as a keyboard user does (Show Hover), or else as a mouse user does (resting on the squiggle)
