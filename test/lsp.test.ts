@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import contractSchema from '../schemas/flux-job-guard.schema.json';
 import { lines } from './helpers/table';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
@@ -38,12 +39,15 @@ const CAPABILITIES = {
   workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } },
 };
 
+/** Where the client says each rule's documentation is (VS Code: the bundled docs/rules.md at the rule's heading). */
+const RULE_DOCS = Object.fromEntries(Object.keys(contractSchema.properties.rules.properties).map((rule) => [rule, `test-docs:/rules.md#${rule}`]));
+
 /** A server for the workspace folders `roots`, initialized the way VS Code does it. */
 async function started(roots: string | string[], settings: Record<string, unknown> = {}): Promise<TestLspClient> {
   const folders = (Array.isArray(roots) ? roots : [roots]).map((root, i) => ({ uri: fileUri(root), name: `folder${i}` }));
   const client = new TestLspClient();
   client.settings = settings;
-  await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folders[0].uri, workspaceFolders: folders, capabilities: CAPABILITIES });
+  await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folders[0].uri, workspaceFolders: folders, capabilities: CAPABILITIES, initializationOptions: { ruleDocs: RULE_DOCS } });
   await client.connection.sendNotification('initialized', {});
   return client;
 }
@@ -125,6 +129,7 @@ describe('quick fixes over lsp --stdio', () => {
         assert.equal(diagnostic.source, 'flux-job-guard');
         assert.equal(diagnostic.severity, 1, 'error');
         assert.ok(diagnostic.codeDescription?.href.endsWith(`#${c.rule}`), diagnostic.codeDescription?.href);
+        assert.equal(diagnostic.codeDescription?.href, RULE_DOCS[c.rule], 'the link the client gave for the rule');
         assert.ok(String(diagnostic.message).length > 20);
 
         const actions = await codeActions(client, uri, diagnostic);
@@ -299,8 +304,11 @@ describe('fluxJobGuard/audit', () => {
     const client = await started(root);
     try {
       const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<Record<string, unknown>> };
-      assert.deepEqual(response.folders, [
-        { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1 },
+      // how long it took varies: a number, checked apart
+      const durations = response.folders.map(({ durationMs }) => durationMs);
+      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations}`);
+      assert.deepEqual(response.folders.map(({ durationMs, ...rest }) => rest), [
+        { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1, contractPath: CONTRACT, contractExists: true },
       ]);
       const missing = await client.waitForDiagnostics(fileUri(join(root, 'jobs/missing.yaml')), has('ttl-missing'));
       assert.deepEqual(missing.map((d) => [d.code, ...rangeOf(d)]), [['ttl-missing', 4, 0, 4, 4]]);

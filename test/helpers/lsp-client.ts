@@ -46,12 +46,13 @@ export class TestLspClient {
     this.connection.listen();
   }
 
-  async initialize(rootPath: string): Promise<void> {
+  async initialize(rootPath: string, initializationOptions?: Record<string, unknown>): Promise<void> {
     await this.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: fileUri(rootPath),
       workspaceFolders: [{ uri: fileUri(rootPath), name: 'root' }],
       capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } } },
+      initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});
   }

@@ -15,8 +15,8 @@ import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/repo-fs';
 
-declare const FLUX_JOB_GUARD_VERSION: string | undefined;
-export const VERSION = typeof FLUX_JOB_GUARD_VERSION === 'string' ? FLUX_JOB_GUARD_VERSION : '0.0.0-dev';
+import { VERSION } from '../shared/version';
+export { VERSION };
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 

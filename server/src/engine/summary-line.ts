@@ -1,4 +1,5 @@
-// The closing line of an audit (cli.md), shared by the CLI and the editor.
+// The closing line of an audit (cli.md), shared by the CLI and the editor, and
+// the one line the editor logs for each audit.
 import type { Summary } from './audit';
 
 export function summaryLine(summary: Summary): string {
@@ -6,4 +7,24 @@ export function summaryLine(summary: Summary): string {
     return `ok: ${summary.jobs} Job(s) in ${summary.files} file(s) — ${summary.withTtl} with a finish timeout, ${summary.keepNone} that keep none with a written reason`;
   }
   return `FAIL: ${summary.errors} error(s), ${summary.warnings} warning(s) in ${summary.jobs} Job(s) in ${summary.files} file(s)`;
+}
+
+export interface AuditLogFacts {
+  folder: string;
+  version: string;
+  contractPath: string;
+  contractExists: boolean;
+  durationMs: number;
+}
+
+/**
+ * The output channel's record of one audit, everything on one line so that a log of many audits
+ * reads as a table: which folder, the counts, how long, which contract, which version.
+ */
+export function auditLogLine(summary: Summary, facts: AuditLogFacts): string {
+  const contract = facts.contractExists ? facts.contractPath : `${facts.contractPath} (none: defaults)`;
+  return (
+    `audit ${facts.folder}: ${summary.files} file(s), ${summary.jobs} Job(s), ${summary.errors} error(s), ${summary.warnings} warning(s)` +
+    ` in ${Math.round(facts.durationMs)} ms · contract ${contract} · Flux Job Guard ${facts.version}`
+  );
 }

@@ -10,23 +10,26 @@ import {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import { docsUrl } from '../engine/docs';
 import type { Finding, Fix } from '../engine/types';
 
 export const SOURCE = 'flux-job-guard';
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information } as const;
 
-/** A finding as a diagnostic; `uriOf` maps the repository paths of its related locations to URIs. */
-export function toDiagnostic(finding: Finding, uriOf?: (file: string) => string): Diagnostic {
+/**
+ * A finding as a diagnostic; `uriOf` maps the repository paths of its related locations to URIs,
+ * `docLink` the rule to where the client shows its documentation (no link where it has none).
+ */
+export function toDiagnostic(finding: Finding, uriOf?: (file: string) => string, docLink?: (rule: string) => string | null): Diagnostic {
   const diagnostic: Diagnostic = {
     range: finding.range,
     severity: SEVERITY[finding.severity],
     code: finding.rule,
-    codeDescription: { href: docsUrl(finding.rule) },
     source: SOURCE,
     message: finding.message,
   };
+  const href = docLink?.(finding.rule);
+  if (href) diagnostic.codeDescription = { href };
   if (uriOf && finding.related && finding.related.length > 0) {
     diagnostic.relatedInformation = finding.related.map((related) => ({ location: { uri: uriOf(related.file), range: related.range }, message: related.message }));
   }

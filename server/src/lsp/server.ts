@@ -16,6 +16,8 @@ import {
   Hover,
   Location,
   MarkupKind,
+  ResponseError,
+  ErrorCodes,
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver';
@@ -26,9 +28,24 @@ import { URI, Utils } from 'vscode-uri';
 import { sortFindings } from '../engine/audit';
 import type { RepoFs } from '../engine/repo-fs';
 import type { HeadReader } from '../engine/repo-analysis';
-import { summaryLine } from '../engine/summary-line';
+import { auditLogLine, summaryLine } from '../engine/summary-line';
 import type { Finding } from '../engine/types';
-import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
+import { holdWhileTyping, RecentEdit } from '../engine/services/typing-hold';
+import {
+  AuditFolderSummary,
+  AuditResponse,
+  DEFAULT_SETTINGS,
+  FluxJobGuardSettings,
+  InitializationOptions,
+  Notifications,
+  Requests,
+  SECTION,
+  ServerCommands,
+  withDefaults,
+} from '../shared/settings';
+import { VERSION } from '../shared/version';
+import { AuditStatus } from './audit-status';
+import { ContractHost, contractCompletion, contractHover, createContract } from './contract-file';
 import { sameDiagnostic, toCodeAction, toDiagnostic, toWorkspaceEdit } from './convert';
 import { AuditExecutorFactory, Project } from './project';
 
@@ -42,7 +59,18 @@ export interface Platform {
 }
 
 export function startServer(connection: Connection, platform: Platform): void {
-  const documents = new TextDocuments(TextDocument);
+  /** Where each open document's most recent edit ended (a whole-text change leaves none): see typing-hold.ts. */
+  const recentEdits = new Map<string, RecentEdit>();
+  const documents = new TextDocuments({
+    create: TextDocument.create,
+    update(document, changes, version) {
+      const updated = TextDocument.update(document, changes, version);
+      const last = changes[changes.length - 1];
+      if (last && 'range' in last) recentEdits.set(updated.uri, { offset: updated.offsetAt(last.range.start) + last.text.length });
+      else recentEdits.delete(updated.uri);
+      return updated;
+    },
+  });
   const projects = new Map<string, Project>();
   /** What each URI's diagnostics were built from, for code actions. */
   const published = new Map<string, Finding[]>();
@@ -57,21 +85,33 @@ export function startServer(connection: Connection, platform: Platform): void {
   let hasWorkspaceFolders = false;
   /** The client says whether the workspace is trusted; git is read only when it is. */
   let trusted = false;
+  /** Where the client shows each rule's documentation (diagnostics link there); none: no link. */
+  let ruleDocs: Record<string, string> = {};
+  let canShowDocument = false;
 
   const log = (message: string) => connection.console.log(message);
+  const docLink = (rule: string): string | null => ruleDocs[rule] ?? null;
+  const status = new AuditStatus(auditFolder, (params) => void connection.sendNotification(Notifications.status, params), log);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
     hasWorkspaceFolders = params.capabilities.workspace?.workspaceFolders === true;
-    trusted = (params.initializationOptions as { trusted?: boolean } | undefined)?.trusted === true;
+    const options = (params.initializationOptions ?? {}) as InitializationOptions;
+    trusted = options.trusted === true;
+    ruleDocs = options.ruleDocs && typeof options.ruleDocs === 'object' ? options.ruleDocs : {};
+    canShowDocument = params.capabilities.window?.showDocument?.support === true;
     folders = (params.workspaceFolders ?? []).map((folder) => URI.parse(folder.uri));
     if (folders.length === 0 && params.rootUri) folders = [URI.parse(params.rootUri)];
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        // Saves matter: a syntax finding held while typing shows, and an audited folder is audited again.
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         hoverProvider: true,
         definitionProvider: true,
+        // A space after `key:` in the contract file offers the key's values (severities, modes).
+        completionProvider: { triggerCharacters: [' '] },
+        executeCommandProvider: { commands: [ServerCommands.createContract] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'flux-job-guard' },
@@ -81,7 +121,10 @@ export function startServer(connection: Connection, platform: Platform): void {
   connection.onInitialized(async () => {
     if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION });
     if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => {
-      for (const removed of event.removed) projects.delete(URI.parse(removed.uri).toString());
+      for (const removed of event.removed) {
+        projects.delete(URI.parse(removed.uri).toString());
+        status.forget(URI.parse(removed.uri).toString());
+      }
       folders = folders.filter((folder) => !event.removed.some((removed) => URI.parse(removed.uri).toString() === folder.toString()));
       folders.push(...event.added.map((added) => URI.parse(added.uri)));
     });
@@ -112,7 +155,7 @@ export function startServer(connection: Connection, platform: Platform): void {
           const path = relativePath(project, document.uri);
           if (path !== null) project.fs.open.set(path, document.getText());
         }
-        void project.initialize();
+        void status.track(project.initialize());
       }
     }
     await project.whenReady();
@@ -147,12 +190,14 @@ export function startServer(connection: Connection, platform: Platform): void {
   // ---- publishing -----------------------------------------------------------
 
   function publish(uri: string, findings: Finding[], version: number | null = documents.get(uri)?.version ?? null): void {
-    const sorted = sortFindings(findings);
+    const document = documents.get(uri);
+    const shown = document ? holdWhileTyping(findings, document.getText(), recentEdits.get(uri) ?? null) : findings;
+    const sorted = sortFindings(shown);
     published.set(uri, sorted);
     publishedVersion.set(uri, version);
     const project = projects.get(rootFor(uri).toString());
     const uriOfFile = project ? (file: string) => uriOf(project, file) : undefined;
-    void connection.sendDiagnostics({ uri, diagnostics: sorted.map((finding) => toDiagnostic(finding, uriOfFile)) });
+    void connection.sendDiagnostics({ uri, diagnostics: sorted.map((finding) => toDiagnostic(finding, uriOfFile, docLink)) });
   }
 
   async function publishContract(project: Project): Promise<void> {
@@ -234,6 +279,7 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   documents.onDidClose(async (event) => {
     const uri = event.document.uri;
+    recentEdits.delete(uri);
     const project = await projectForRoot(rootFor(uri));
     const path = relativePath(project, uri);
     if (path === null) return;
@@ -247,6 +293,13 @@ export function startServer(connection: Connection, platform: Platform): void {
     if (audited.get(project.rootUri)?.has(uri)) await refreshFromDisk(project, path);
     else publish(uri, []);
     if (project.affectsContract(path)) await publishContract(project);
+  });
+
+  // A save ends what typing-hold.ts holds back, and re-audits an audited folder (the summary follows fixes).
+  documents.onDidSave((event) => {
+    const uri = event.document.uri;
+    if (recentEdits.delete(uri)) schedule(uri);
+    status.changed(rootFor(uri).toString());
   });
 
   async function refreshFromDisk(project: Project, path: string): Promise<void> {
@@ -278,13 +331,14 @@ export function startServer(connection: Connection, platform: Platform): void {
         }
       }
       if (project.affectsContract(path)) await publishContract(project);
+      status.changed(project.rootUri);
     }
   });
 
   connection.onDidChangeConfiguration(async () => {
     for (const project of projects.values()) {
       project.settings = await settingsFor(URI.parse(project.rootUri));
-      await project.initialize();
+      await status.track(project.initialize());
       await revalidateOpen(project, '');
       await publishContract(project);
     }
@@ -312,7 +366,7 @@ export function startServer(connection: Connection, platform: Platform): void {
       if (!diagnostic && !intersects(finding.range, params.range)) continue;
       for (const fix of finding.fixes) {
         const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), versionOf);
-        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding, (file) => uriOf(project, file)), edit));
+        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding, (file) => uriOf(project, file), docLink), edit));
       }
     }
     const fixAll = fixAllEdit(findings, params.textDocument.uri);
@@ -332,7 +386,21 @@ export function startServer(connection: Connection, platform: Platform): void {
     return path === null || !project.settings.enable ? null : { document, project, path, text: document.getText() };
   }
 
+  const contractHost: ContractHost = { connection, documentContext, uriOf, docLink, canShowDocument: () => canShowDocument };
+
+  connection.onCompletion(contractCompletion(contractHost));
+
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== ServerCommands.createContract) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
+    const [folder] = (params.arguments ?? []) as Array<string | undefined>;
+    const root = typeof folder === 'string' ? URI.parse(folder) : folders[0];
+    if (!root) throw new ResponseError(ErrorCodes.InvalidParams, 'no workspace folder to create the contract file in');
+    return createContract(contractHost, await projectForRoot(root));
+  });
+
   connection.onHover(async (params): Promise<Hover | null> => {
+    const contract = await contractHover(contractHost, params.textDocument.uri, params.position);
+    if (contract) return contract;
     const context = await documentContext(params.textDocument.uri);
     if (!context) return null;
     const { document, project, path, text } = context;
@@ -364,28 +432,30 @@ export function startServer(connection: Connection, platform: Platform): void {
   // ---- the workspace audit --------------------------------------------------
 
   connection.onRequest(Requests.audit, async (): Promise<AuditResponse> => {
-    const response: AuditResponse = { folders: [] };
     const roots = folders.length > 0 ? folders : [...projects.keys()].map((key) => URI.parse(key));
-    for (const root of roots) {
-      const project = await projectForRoot(root);
-      const result = await project.audit(platform.auditExecutor?.(root));
-      const byUri = new Map<string, Finding[]>();
-      for (const finding of result.findings) {
-        const uri = uriOf(project, finding.file);
-        byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
-      }
-      const contractUri = uriOf(project, project.contract.path);
-      auditOnly.set(contractUri, result.findings.filter((finding) => finding.rule === 'contract-no-jobs'));
-      for (const uri of audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) publish(uri, []);
-      for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) publish(uri, findings);
-      audited.set(project.rootUri, new Set(byUri.keys()));
-      await publishContract(project);
-      const line = summaryLine(result.summary);
-      log(`${project.rootUri}: ${line}`);
-      response.folders.push({ folder: project.rootUri, summaryLine: line, ...result.summary });
-    }
-    return response;
+    return { folders: await status.audit(roots.map((root) => root.toString())) };
   });
+
+  /** Audits one folder, publishes what it found, and logs the audit's one line. */
+  async function auditFolder(rootKey: string): Promise<AuditFolderSummary> {
+    const started = Date.now();
+    const project = await projectForRoot(URI.parse(rootKey));
+    const result = await project.audit(platform.auditExecutor?.(URI.parse(rootKey)));
+    const byUri = new Map<string, Finding[]>();
+    for (const finding of result.findings) {
+      const uri = uriOf(project, finding.file);
+      byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
+    }
+    const contractUri = uriOf(project, project.contract.path);
+    auditOnly.set(contractUri, result.findings.filter((finding) => finding.rule === 'contract-no-jobs'));
+    for (const uri of audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) publish(uri, []);
+    for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) publish(uri, findings);
+    audited.set(project.rootUri, new Set(byUri.keys()));
+    await publishContract(project);
+    const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
+    log(auditLogLine(result.summary, facts));
+    return { folder: project.rootUri, summaryLine: summaryLine(result.summary), ...result.summary, contractPath: facts.contractPath, contractExists: facts.contractExists, durationMs: facts.durationMs };
+  }
 
   documents.listen(connection);
   connection.listen();

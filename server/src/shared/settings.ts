@@ -51,6 +51,46 @@ export const Requests = {
   readFile: 'fluxJobGuard/readFile',
 } as const;
 
+/** Notifications between client and server. */
+export const Notifications = {
+  /** server → client: what the server is doing, and the summary of each folder's last audit (StatusParams). */
+  status: 'fluxJobGuard/status',
+} as const;
+
+/**
+ * Commands the server runs (workspace/executeCommand). Named apart from the client's commands:
+ * vscode-languageclient registers a VS Code command for each, and two of one name would collide.
+ */
+export const ServerCommands = {
+  /** Creates the contract file of a folder (argument: the folder's URI; default the first) or shows it; returns CreateContractResult. */
+  createContract: 'fluxJobGuard.server.createContract',
+} as const;
+
+export interface CreateContractResult {
+  uri: string;
+  created: boolean;
+}
+
+/** What the client tells the server at start (initializationOptions). */
+export interface InitializationOptions {
+  /** Whether the workspace is trusted (git is read only then). */
+  trusted?: boolean;
+  /**
+   * Where the client shows each rule's documentation (rule id → URI): diagnostics link there.
+   * Without it a diagnostic carries no link (the rule id is its code).
+   */
+  ruleDocs?: Record<string, string>;
+}
+
+/** The server's state: `indexing` (a folder is being read), `auditing`, or `idle`. */
+export type ServerState = 'indexing' | 'auditing' | 'idle';
+
+export interface StatusParams {
+  state: ServerState;
+  /** The last audit of each folder audited so far (empty before the first). */
+  folders: AuditFolderSummary[];
+}
+
 export interface AuditFolderSummary {
   folder: string;
   summaryLine: string;
@@ -58,6 +98,10 @@ export interface AuditFolderSummary {
   warnings: number;
   jobs: number;
   files: number;
+  /** The contract file, relative to the folder, and whether it exists. */
+  contractPath: string;
+  contractExists: boolean;
+  durationMs: number;
 }
 
 export interface AuditResponse {

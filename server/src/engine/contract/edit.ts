@@ -13,6 +13,15 @@ export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';
 /** The first line of a contract file a quick fix (or the Create Contract File command) writes. */
 export const CONTRACT_HEADER = '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.';
 
+/**
+ * A new contract file (the Create Contract File command): the header and the smallest body that says
+ * something, every key a person is likely to fill in next, nothing that changes what is checked
+ * (no `jobs.include`, which would replace the Flux model's choice of files).
+ */
+export function newContractText(requiredTtl: number): string {
+  return [CONTRACT_HEADER, 'ttl:', `  required: ${requiredTtl}`, '  noFinishTimeout: []', '  otherFinishTimeout: []', ''].join('\n');
+}
+
 export function contractEntryEdit(contract: Contract, list: TtlListName, file: string, job: string | null, value?: number): FileEdit | null {
   if (contract.unreadable) return null;
   // The entry that covers the Job: its own, else a file-wide one (a second entry would be a contract-duplicate).

@@ -1,0 +1,99 @@
+// What the server is doing, for the client's status item: reading a folder
+// (indexing), auditing, or idle with the summary of each folder's last audit.
+// Audits run one at a time. Once a folder has been audited, a saved or changed
+// file audits it again (requests made meanwhile collapse into one run), so the
+// summary follows the fixes instead of going stale.
+import type { AuditFolderSummary, ServerState, StatusParams } from '../shared/settings';
+
+export class AuditStatus {
+  private readonly last = new Map<string, AuditFolderSummary>();
+  private indexing = 0;
+  private auditing = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly pending = new Set<string>();
+  private draining = false;
+
+  constructor(
+    private readonly auditFolder: (root: string) => Promise<AuditFolderSummary>,
+    private readonly notify: (params: StatusParams) => void,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  get state(): ServerState {
+    return this.auditing > 0 ? 'auditing' : this.indexing > 0 ? 'indexing' : 'idle';
+  }
+
+  private announce(): void {
+    this.notify({ state: this.state, folders: [...this.last.values()] });
+  }
+
+  /** Shows `indexing` until `work` settles. */
+  async track<T>(work: Promise<T>): Promise<T> {
+    this.indexing++;
+    if (this.indexing === 1) this.announce();
+    try {
+      return await work;
+    } finally {
+      this.indexing--;
+      this.announce();
+    }
+  }
+
+  /** Audits the folders one after the other, after any audit already running. */
+  audit(roots: string[]): Promise<AuditFolderSummary[]> {
+    const run = this.queue.then(async () => {
+      const results: AuditFolderSummary[] = [];
+      for (const root of roots) results.push(await this.auditOne(root));
+      return results;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A file of `root` changed: audit it again if it has been audited (collapsing requests that arrive meanwhile). */
+  changed(root: string): void {
+    if (!this.last.has(root)) return;
+    this.pending.add(root);
+    if (!this.draining) void this.drain();
+  }
+
+  wasAudited(root: string): boolean {
+    return this.last.has(root);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending.size > 0) {
+        const roots = [...this.pending];
+        this.pending.clear();
+        try {
+          await this.audit(roots);
+        } catch (error) {
+          this.log(`Flux Job Guard could not audit ${roots.join(', ')} again: ${error instanceof Error ? error.stack : String(error)}`);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async auditOne(root: string): Promise<AuditFolderSummary> {
+    this.auditing++;
+    this.announce();
+    try {
+      const summary = await this.auditFolder(root);
+      this.last.set(root, summary);
+      return summary;
+    } finally {
+      this.auditing--;
+      this.announce();
+    }
+  }
+
+  /** A folder left the workspace: its summary goes. */
+  forget(root: string): void {
+    this.pending.delete(root);
+    if (this.last.delete(root)) this.announce();
+  }
+}

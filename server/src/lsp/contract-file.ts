@@ -1,0 +1,93 @@
+// The contract file in the editor: key completion and hover from the
+// contract's JSON Schema (engine/services/contract-keys.ts), and the Create
+// Contract File command, which works in any LSP client: the server writes the
+// file with workspace/applyEdit and shows it with window/showDocument.
+import {
+  CompletionItem,
+  CompletionItemKind,
+  CompletionList,
+  CompletionParams,
+  CompletionTriggerKind,
+  Connection,
+  CreateFile,
+  Hover,
+  MarkupKind,
+  OptionalVersionedTextDocumentIdentifier,
+  Range,
+  TextDocumentEdit,
+  TextEdit,
+} from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { newContractText } from '../engine/contract/edit';
+import { contractCompletions, contractKeyHover, RuleDocLink } from '../engine/services/contract-keys';
+import type { CreateContractResult } from '../shared/settings';
+import type { Project } from './project';
+
+/** What the contract handlers need of the server. */
+export interface ContractHost {
+  connection: Connection;
+  /** The open document, its project and its path, when it belongs to an enabled folder. */
+  documentContext(uri: string): Promise<{ document: TextDocument; project: Project; path: string } | null>;
+  uriOf(project: Project, path: string): string;
+  docLink: RuleDocLink;
+  /** Whether the client answers window/showDocument. */
+  canShowDocument(): boolean;
+}
+
+export function contractCompletion(host: ContractHost) {
+  return async (params: CompletionParams): Promise<CompletionList | null> => {
+    const context = await host.documentContext(params.textDocument.uri);
+    if (!context || context.path !== context.project.contract.path) return null;
+    const { document } = context;
+    // A space completes values only (`key: ` → its closed list); keys come as the user types letters,
+    // not at every space of the indentation.
+    const afterSpace = params.context?.triggerKind === CompletionTriggerKind.TriggerCharacter && params.context.triggerCharacter === ' ';
+    const items = contractCompletions(document.getText(), document.offsetAt(params.position), host.docLink)
+      .filter((item) => !afterSpace || item.kind === 'value')
+      .map((item, i): CompletionItem => ({
+        label: item.label,
+        kind: item.kind === 'key' ? CompletionItemKind.Property : CompletionItemKind.EnumMember,
+        documentation: item.documentation ? { kind: MarkupKind.Markdown, value: item.documentation } : undefined,
+        textEdit: TextEdit.replace(Range.create(document.positionAt(item.replace[0]), document.positionAt(item.replace[1])), item.insertText),
+        // The schema's order (the order docs/contract.md explains the keys in), not the alphabet.
+        sortText: String(i).padStart(4, '0'),
+      }));
+    return items.length > 0 ? { isIncomplete: false, items } : null;
+  };
+}
+
+/** Hover on a key of the contract file (null elsewhere, so the other hovers can answer). */
+export async function contractHover(host: ContractHost, uri: string, position: { line: number; character: number }): Promise<Hover | null> {
+  const context = await host.documentContext(uri);
+  if (!context || context.path !== context.project.contract.path) return null;
+  const { document } = context;
+  const found = contractKeyHover(document.getText(), document.offsetAt(position), host.docLink);
+  if (!found) return null;
+  return { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: Range.create(document.positionAt(found.span[0]), document.positionAt(found.span[1])) };
+}
+
+/**
+ * Creates the folder's contract file (header and a minimal body) unless it exists, then shows it.
+ * An existing file is never written: it is shown as it is.
+ */
+export async function createContract(host: ContractHost, project: Project): Promise<CreateContractResult> {
+  await project.whenReady();
+  const path = project.contract.path;
+  const uri = host.uriOf(project, path);
+  const exists = (await project.fs.read(path)).kind !== 'missing';
+  if (!exists) {
+    const text = newContractText(project.settings.ttl.required);
+    const applied = await host.connection.workspace.applyEdit({
+      label: 'Create the Flux Job Guard contract file',
+      edit: {
+        documentChanges: [
+          CreateFile.create(uri, { ignoreIfExists: true }),
+          TextDocumentEdit.create(OptionalVersionedTextDocumentIdentifier.create(uri, null), [TextEdit.insert({ line: 0, character: 0 }, text)]),
+        ],
+      },
+    });
+    if (!applied.applied) throw new Error(`the editor did not create ${path}${applied.failureReason ? `: ${applied.failureReason}` : ''}`);
+  }
+  if (host.canShowDocument()) await host.connection.window.showDocument({ uri, takeFocus: true });
+  return { uri, created: !exists };
+}
