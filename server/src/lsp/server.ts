@@ -66,7 +66,10 @@ export function startServer(connection: Connection, platform: Platform): void {
     update(document, changes, version) {
       const updated = TextDocument.update(document, changes, version);
       const last = changes[changes.length - 1];
-      if (last && 'range' in last) recentEdits.set(updated.uri, { offset: updated.offsetAt(last.range.start) + last.text.length });
+      if (last && 'range' in last) {
+        const start = updated.offsetAt(last.range.start);
+        recentEdits.set(updated.uri, { start, end: start + last.text.length });
+      }
       else recentEdits.delete(updated.uri);
       return updated;
     },
