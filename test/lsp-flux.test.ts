@@ -109,9 +109,15 @@ test('hover on ttlSecondsAfterFinished names the Kustomization and the re-run pe
 test('preview: the file as Flux renders it, or Flux\'s error', async () => {
   const preview = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
   assert.match(preview.text, /Flux fails to build this resource: variable not set \(strict mode\): "HOME"/);
+  // the first line says where: file:line:column of the expression Flux rejects, and why
+  assert.equal(preview.text.split('\n')[0], `# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1} at \${HOME}: variable not set (strict mode): "HOME"`);
   client.change(uri, JOB.replace(' ${HOME} ${TMPDIR}', ''));
   await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
   const clean = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
   assert.match(clean.text, /echo home/);
   assert.doesNotMatch(clean.text, /converges/, 'comments are gone after re-serialization');
+  assert.doesNotMatch(clean.text, /✖/, 'no failure line where Flux builds the file (negative control)');
+  // the text the editor sends wins over the server's copy (the preview may overtake the change)
+  const sent = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri, text: JOB.replace('${HOME}', '${NOT_SET_HERE}') })) as { text: string };
+  assert.equal(sent.text.split('\n')[0], `# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1} at \${NOT_SET_HERE}: variable not set (strict mode): "NOT_SET_HERE"`);
 });

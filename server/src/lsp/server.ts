@@ -426,10 +426,12 @@ export function startServer(connection: Connection, platform: Platform): void {
     return locations;
   });
 
-  connection.onRequest(Requests.previewSubstitution, async (params: { uri: string }): Promise<{ text: string }> => {
+  // `text`: the source as the editor shows it now (the preview follows typing, and its request may
+  // overtake the change notification that carries the same text).
+  connection.onRequest(Requests.previewSubstitution, async (params: { uri: string; text?: string }): Promise<{ text: string }> => {
     const context = await documentContext(params.uri);
     if (!context) return { text: '# Flux Job Guard: open a YAML file of a workspace folder to preview it.' };
-    return { text: context.project.preview(context.path, context.text) };
+    return { text: context.project.preview(context.path, typeof params.text === 'string' ? params.text : context.text) };
   });
 
   // ---- the workspace audit --------------------------------------------------

@@ -10,6 +10,7 @@ import type { Contract } from '../contract/model';
 import { fluxContextOf } from '../repo-analysis';
 import type { RepoIndex } from '../repo-index';
 import { isYamlPath } from '../paths';
+import { LineIndex } from '../text';
 import { parseYamlFile, ParsedDocument } from '../yaml-docs';
 
 export interface VariableInfo {
@@ -86,7 +87,48 @@ export function variableAt(index: RepoIndex, contract: Contract, path: string, t
   return null;
 }
 
-/** The file as Flux would render it: each resource re-serialized (comments gone) and substituted. */
+/** Where Flux's substitution of a file fails: the expression it rejects, and why. */
+export interface SubstitutionFailure {
+  /** Offset of the `${` in the file. */
+  offset: number;
+  /** The expression as written (cut at 40 characters). */
+  written: string;
+  error: string;
+}
+
+/**
+ * The first expression of `regions` that Flux rejects under `lookup`: a syntax error, or (strict)
+ * an undefined name. The rendering fails on the re-serialized text, where positions mean nothing to
+ * the user; the expressions of the file say where.
+ */
+export function firstFailure(regions: SubstitutedRegion[], lookup: (name: string) => string | undefined, strict: boolean): SubstitutionFailure | null {
+  let first: SubstitutionFailure | null = null;
+  for (const { occurrence, span, value } of regions.flatMap((region) => region.occurrences)) {
+    if (first && span[0] >= first.offset) continue;
+    if (occurrence.kind !== 'syntax-error' && occurrence.kind !== 'expression') continue;
+    const written = value.slice(occurrence.start, occurrence.end);
+    const error = occurrence.kind === 'syntax-error' ? occurrence.error : envsubstError(written, lookup, strict);
+    if (error !== null) first = { offset: span[0], written: written.slice(0, 40), error };
+  }
+  return first;
+}
+
+function envsubstError(written: string, lookup: (name: string) => string | undefined, strict: boolean): string | null {
+  const result = envsubst(written, lookup, { strict });
+  return result.ok ? null : result.error;
+}
+
+/** The first line of a preview that fails: where (file:line:column), what, and why. */
+function failureLine(path: string, text: string, failure: SubstitutionFailure | null, fallback: string): string {
+  if (!failure) return `# ✖ Flux fails to build ${path}: ${fallback}`;
+  const { line, character } = new LineIndex(text).position(failure.offset);
+  return `# ✖ Flux fails to build ${path}:${line + 1}:${character + 1} at ${failure.written}: ${failure.error}`;
+}
+
+/**
+ * The file as Flux would render it: each resource re-serialized (comments gone) and substituted.
+ * Where the build fails, the first lines say where (file:line:column of the expression) and why.
+ */
 export function renderAsFlux(index: RepoIndex, contract: Contract, path: string, text: string): string {
   const flux = fluxContextOf(index, contract, path);
   if (flux && !isYamlPath(path)) return renderInput(path, text, flux);
@@ -97,6 +139,7 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
   const builder = substituting[0];
   const lookup = shownValue(builder);
   const parts = [`# ${path} as Flux Kustomization "${builder.kustomization.name}" renders it (post-build substitution${flux!.strict ? ', strict' : ''}).`];
+  const failures: string[] = [];
   for (const parsed of parseYamlFile(text)) {
     if (parsed.doc.contents === null) continue;
     if (parsed.errors.length > 0) {
@@ -115,9 +158,13 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
       continue;
     }
     const result = envsubst(serialized, lookup, { strict: flux!.strict });
+    if (!result.ok) {
+      const regions = documentRegions(parsed, flux!).filter((region) => region.substituting.includes(builder));
+      failures.push(failureLine(path, text, firstFailure(regions, lookup, flux!.strict), result.error));
+    }
     parts.push(result.ok ? result.output : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
   }
-  return parts.join('\n---\n');
+  return [...failures, parts.join('\n---\n')].join('\n');
 }
 
 /** A generator input as Flux renders it: its whole text substituted (the first substituting Kustomization's variables). */
@@ -125,8 +172,11 @@ function renderInput(path: string, text: string, flux: FluxFileContext): string 
   const region = generatorRegions(text, flux).find((candidate) => candidate.substituting.length > 0);
   if (!region) return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
   const builder = region.substituting[0];
-  const result = envsubst(text, shownValue(builder), { strict: flux.strict });
-  return result.ok ? result.output : `# Flux fails to build what Kustomization "${builder.kustomization.name}" makes of ${path}: ${result.error}\n${text}`;
+  const lookup = shownValue(builder);
+  const result = envsubst(text, lookup, { strict: flux.strict });
+  if (result.ok) return result.output;
+  const where = failureLine(path, text, firstFailure([region], lookup, flux.strict), result.error);
+  return `${where}\n# Flux fails to build what Kustomization "${builder.kustomization.name}" makes of ${path}: ${result.error}\n${text}`;
 }
 
 /** The value a name takes under a Kustomization, as people may see it: a secret's value is masked. */
