@@ -17,6 +17,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   define: { FLUX_JOB_GUARD_VERSION: JSON.stringify(version) },
+  // The client bundles docs/rules.md (the rule docs it shows offline); the server bundles the contract's JSON Schema.
+  loader: { '.md': 'text' },
 };
 // The web build: the extension in the browser's extension host, the server in a web worker.
 const browser = { ...common, platform: 'browser', target: 'es2022', metafile: true };

@@ -13,8 +13,16 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE = path.join(root, 'test/e2e/fixtures/workspace');
 export const SCREENSHOT_DIR = path.join(root, 'test-results/e2e-screenshots');
-/** The two pictures the README shows, copied from a green run with --docs-images. */
-export const DOCS_IMAGES = { hover: 'docs/images/squiggle-hover.png', 'quick-fix': 'docs/images/quick-fix-menu.png' };
+/** The pictures the READMEs show (the screen tour), copied from a green run with --docs-images. */
+export const DOCS_IMAGES = {
+  hover: 'docs/images/squiggle-hover.png',
+  'quick-fix': 'docs/images/quick-fix-menu.png',
+  walkthrough: 'docs/images/walkthrough.png',
+  'contract-completion': 'docs/images/contract-completion.png',
+  'quick-fix-disable': 'docs/images/quick-fix-disable.png',
+  'preview-failure': 'docs/images/preview-failure.png',
+  'status-item': 'docs/images/status-item.png',
+};
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic', '--window-size=1280,800'];
@@ -49,7 +57,7 @@ export function buildSuite() {
 }
 
 /** What an extension folder holds besides its bundles (those that exist). */
-const EXTENSION_FILES = ['package.json', 'syntaxes', 'schemas', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const EXTENSION_FILES = ['package.json', 'syntaxes', 'schemas', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md', 'media'];
 
 /**
  * The extension under test as a folder of its own: a development build of the

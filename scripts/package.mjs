@@ -1,9 +1,13 @@
 // Packages the extension as a .vsix with @vscode/vsce, from a staging folder so
 // dist/ (the development build) is never touched:
 //   1. scripts/build.mjs --production --outdir=<staging>/dist   (minified, no sourcemaps)
-//   2. copy package.json, .vscodeignore and what ships (README, LICENSE, CHANGELOG, icon, grammars)
+//   2. copy package.json, .vscodeignore and what ships (the users' README, LICENSE, CHANGELOG, icon,
+//      grammars, the schema, the walkthrough's media, the pictures the users' README shows)
 //   3. vsce package --no-dependencies (everything the extension runs is bundled), with the
-//      allowlist .vscodeignore deciding what goes in (test/package.test.ts checks it)
+//      allowlist .vscodeignore deciding what goes in (test/package.test.ts checks it), and
+//      README.marketplace.md as the extension page (vsce's readmePath): the repository's README is
+//      for developers. Its relative links are kept (not rewritten to a web address): the pictures
+//      ship in the package and show offline.
 //
 //   node scripts/package.mjs [--out=<file.vsix>]    default: flux-job-guard-<version>.vsix here
 import { spawnSync } from 'node:child_process';
@@ -18,7 +22,8 @@ const require = createRequire(import.meta.url);
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const out = path.resolve(process.argv.find((arg) => arg.startsWith('--out='))?.slice(6) ?? path.join(root, `${manifest.name}-${manifest.version}.vsix`));
 /** Shipped as they are (the bundles come from the build). */
-const COPIED = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes', 'schemas'];
+const README = 'README.marketplace.md';
+const COPIED = ['package.json', '.vscodeignore', README, 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes', 'schemas', 'media', 'docs/images'];
 
 const missing = COPIED.filter((file) => !existsSync(path.join(root, file)));
 if (missing.length > 0) {
@@ -34,7 +39,7 @@ try {
 
   const { createVSIX } = require('@vscode/vsce');
   mkdirSync(path.dirname(out), { recursive: true });
-  await createVSIX({ cwd: staging, packagePath: out, dependencies: false, allowStarActivation: false });
+  await createVSIX({ cwd: staging, packagePath: out, dependencies: false, allowStarActivation: false, readmePath: README, rewriteRelativeLinks: false });
 
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
   for (const bundle of ['client.js', 'server.js', 'browser/client.js', 'browser/server.js']) {

@@ -63,6 +63,13 @@ function contentOf(zip: Buffer, entry: ZipEntry): Buffer {
 
 const BUNDLES = ['extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/audit-worker.js', 'extension/dist/browser/client.js', 'extension/dist/browser/server.js'];
 
+/** The walkthrough's media, as package.json names them (contributes.walkthroughs). */
+const manifestJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const WALKTHROUGH_MEDIA = (manifestJson.contributes.walkthroughs as Array<{ steps: Array<{ media: { markdown?: string; image?: string } }> }>)
+  .flatMap((walkthrough) => walkthrough.steps.map((step) => `extension/${step.media.markdown ?? step.media.image}`));
+/** The pictures of the users' README (the extension page), every one it shows. */
+const README_PICTURES = [...readFileSync(join(root, 'README.marketplace.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => `extension/${match[1]}`);
+
 let dir: string;
 let zip: Buffer;
 let entries: ZipEntry[];
@@ -84,15 +91,37 @@ test('the .vsix holds exactly the allowlist of .vscodeignore', () => {
     '[Content_Types].xml', // vsce's own two files
     'extension.vsixmanifest',
     'extension/package.json',
-    'extension/readme.md', // vsce lower-cases README.md and CHANGELOG.md and names LICENSE LICENSE.txt
+    'extension/readme.md', // README.marketplace.md (readmePath); vsce lower-cases CHANGELOG.md and names LICENSE LICENSE.txt
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/images/icon.png',
     'extension/schemas/flux-job-guard.schema.json', // contributes.yamlValidation
+    ...WALKTHROUGH_MEDIA,
+    ...README_PICTURES,
     ...grammars,
     ...BUNDLES,
   ].sort();
   assert.deepEqual(entries.map((entry) => entry.name).sort(), expected);
+});
+
+test('the extension page is the users\' README, its pictures and the rule docs are in the package', () => {
+  const readme = contentOf(zip, entries.find((e) => e.name === 'extension/readme.md')!).toString('utf8');
+  assert.equal(readme, readFileSync(join(root, 'README.marketplace.md'), 'utf8'), 'README.marketplace.md as it is: links not rewritten');
+  assert.doesNotMatch(readme, /npm ci/, 'not the developers\' README');
+  assert.equal(README_PICTURES.length, 4);
+  for (const picture of README_PICTURES) {
+    const bytes = contentOf(zip, entries.find((e) => e.name === picture)!);
+    assert.deepEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${picture} is a PNG`);
+  }
+  assert.equal(WALKTHROUGH_MEDIA.length, 4);
+  // the rule docs travel in the client bundles (shown offline from each finding)
+  const rules = readFileSync(join(root, 'docs', 'rules.md'), 'utf8');
+  for (const name of ['extension/dist/client.js', 'extension/dist/browser/client.js']) {
+    const text = contentOf(zip, entries.find((e) => e.name === name)!).toString('utf8');
+    const headings = rules.split('\n').filter((line) => line.startsWith('### '));
+    assert.ok(headings.length >= 30, `${headings.length} rule headings`);
+    assert.deepEqual(headings.filter((heading) => !text.includes(heading)), [], `${name} holds docs/rules.md`);
+  }
 });
 
 test('the bundles are production builds: minified, no sourcemaps, entry points present', () => {

@@ -2,8 +2,12 @@
 // that starts the server, forwards settings and file events, and offers the
 // commands. All analysis lives in the server.
 import * as vscode from 'vscode';
+import { ExecuteCommandRequest } from 'vscode-languageclient';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { AuditResponse, Requests, SECTION } from '../../server/src/shared/settings';
+import { AuditResponse, CreateContractResult, InitializationOptions, Notifications, Requests, SECTION, ServerCommands, StatusParams } from '../../server/src/shared/settings';
+import { PREVIEW_SCHEME, SubstitutionPreview } from './preview';
+import { registerRuleDocs, ruleDocLinks, showRuleDocs } from './rule-docs';
+import { StatusItem, StatusSnapshot } from './status';
 
 export const OUTPUT_NAME = 'Flux Job Guard';
 
@@ -12,26 +16,12 @@ export const Commands = {
   showOutput: 'fluxJobGuard.showOutput',
   restart: 'fluxJobGuard.restartServer',
   previewSubstitution: 'fluxJobGuard.previewSubstitution',
+  createContract: 'fluxJobGuard.createContract',
+  showRuleDocs: 'fluxJobGuard.showRuleDocs',
 } as const;
-
-const PREVIEW_SCHEME = 'flux-job-guard-preview';
 
 /** Where workspace files live: on disk, in vscode.dev/github.dev, in the web test host. */
 const WORKSPACE_SCHEMES = ['file', 'vscode-vfs', 'vscode-test-web'];
-
-/** Read-only documents that show a file as Flux would render it (the server computes the text). */
-class PreviewProvider implements vscode.TextDocumentContentProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  constructor(private readonly client: () => BaseLanguageClient) {}
-  refresh(uri: vscode.Uri): void {
-    this.changed.fire(uri);
-  }
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const response = await this.client().sendRequest<{ text: string }>(Requests.previewSubstitution, { uri: uri.query });
-    return response.text;
-  }
-}
 
 export type ClientFactory = (options: LanguageClientOptions, output: vscode.LogOutputChannel) => BaseLanguageClient;
 
@@ -40,17 +30,15 @@ export interface ExtensionApi {
   output: vscode.LogOutputChannel;
   /** The summary of the last audit, one line per folder. */
   lastAuditSummary: () => string[];
+  /** Every state the language status item has shown, oldest first. */
+  statusHistory: () => StatusSnapshot[];
 }
 
 export async function activateWith(context: vscode.ExtensionContext, createClient: ClientFactory): Promise<ExtensionApi> {
   const output = vscode.window.createOutputChannel(OUTPUT_NAME, { log: true });
-  const status = vscode.languages.createLanguageStatusItem('fluxJobGuard.status', { language: 'yaml' });
-  status.name = 'Flux Job Guard';
-  status.text = 'Flux Job Guard';
-  status.detail = 'no audit yet';
-  status.command = { title: 'Audit Workspace', command: Commands.audit };
-  let lastSummary: string[] = [];
+  const status = new StatusItem(Commands.audit);
 
+  const initializationOptions = (): InitializationOptions => ({ trusted: vscode.workspace.isTrusted, ruleDocs: ruleDocLinks() });
   const options: LanguageClientOptions = {
     // YAML, and any file of the workspace: a script, an env or config file that a kustomize
     // generator reads is substituted by Flux too. The server answers only for files its model
@@ -64,55 +52,83 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     outputChannel: output,
     traceOutputChannel: output,
     diagnosticCollectionName: 'flux-job-guard',
-    // The server reads git (job-immutable-template) only in a trusted workspace.
-    initializationOptions: () => ({ trusted: vscode.workspace.isTrusted }),
+    // The server reads git (job-immutable-template) only in a trusted workspace; diagnostics link
+    // to the bundled rule docs.
+    initializationOptions,
   };
-  let client = createClient(options, output);
+  let client: BaseLanguageClient;
+  const startClient = async () => {
+    status.starting();
+    client = createClient(options, output);
+    client.onNotification(Notifications.status, (params: StatusParams) => status.update(params));
+    await client.start();
+  };
 
   const runAudit = async () => {
+    // The server logs the audit's one line (version, contract, counts, timing) and reports it to the status item.
     const response = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Flux Job Guard: auditing the workspace…' },
       () => client.sendRequest<AuditResponse>(Requests.audit, {}),
     );
-    lastSummary = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${folder.summaryLine}`);
-    for (const line of lastSummary) output.info(line);
+    const lines = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${folder.summaryLine}`);
     const failed = response.folders.some((folder) => folder.errors > 0);
-    status.severity = failed ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
-    status.text = failed ? 'Flux Job Guard: FAIL' : 'Flux Job Guard: ok';
-    status.detail = lastSummary.join(' · ');
-    const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(lastSummary.join('\n') || 'Flux Job Guard: no workspace folder to audit.', 'Open Problems').then((choice) => {
+    const show = failed ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void show(lines.join('\n') || 'Flux Job Guard: no workspace folder to audit.', 'Open Problems').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
     });
     return response;
   };
 
-  const previews = new PreviewProvider(() => client);
+  const createContract = async (): Promise<CreateContractResult | undefined> => {
+    const folder = await pickFolder();
+    if (!folder) return undefined;
+    // The server writes the file (workspace/applyEdit) and shows it (window/showDocument); an edit
+    // that creates a file leaves its text unsaved, and a contract is read from the disk too.
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.createContract, arguments: [folder.uri.toString()] }) as CreateContractResult;
+    if (result.created) {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
+      if (document.isDirty) await document.save();
+    }
+    return result;
+  };
+
+  const preview = new SubstitutionPreview(() => client);
   context.subscriptions.push(
     output,
     status,
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+    preview,
+    registerRuleDocs(),
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, preview),
     vscode.commands.registerCommand(Commands.previewSubstitution, async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) return void vscode.window.showInformationMessage('Flux Job Guard: open a YAML file to preview its Flux substitution.');
-      const source = editor.document.uri;
-      const preview = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${source.path.split('/').pop()} (as Flux renders it)`, query: source.toString() });
-      previews.refresh(preview);
-      const document = await vscode.workspace.openTextDocument(preview);
-      await vscode.languages.setTextDocumentLanguage(document, 'yaml');
-      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+      return preview.show(editor.document.uri);
     }),
     vscode.commands.registerCommand(Commands.audit, runAudit),
+    vscode.commands.registerCommand(Commands.createContract, createContract),
+    vscode.commands.registerCommand(Commands.showRuleDocs, (rule?: string) => showRuleDocs(typeof rule === 'string' ? rule : undefined)),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.restart, async () => {
       output.info('Restarting the Flux Job Guard server');
       await client.stop();
-      client = createClient(options, output);
-      await client.start();
+      await startClient();
     }),
     { dispose: () => void client.stop() },
     vscode.workspace.onDidGrantWorkspaceTrust(() => vscode.commands.executeCommand(Commands.restart)),
   );
-  await client.start();
-  return { client: () => client, output, lastAuditSummary: () => lastSummary };
+  await startClient();
+  return { client: () => client, output, lastAuditSummary: () => status.summaryLines(), statusHistory: () => [...status.history] };
+}
+
+/** The folder a command is for: the active file's, the only one, or the one the user picks. */
+async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const owner = active && vscode.workspace.getWorkspaceFolder(active);
+  if (owner) return owner;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) {
+    if (folders.length === 0) void vscode.window.showInformationMessage('Flux Job Guard: open a folder to create its contract file.');
+    return folders[0];
+  }
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder whose contract file to create' });
 }

@@ -10,149 +10,12 @@
 // next one expects them (see the notes on each).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, pointAt, readControl, screenshot, ScreenshotResult, Widget, waitForWidget } from './control';
+import { Control, pointAt, readControl, waitForWidget } from './control';
+import {
+  afterPublish, Api, AuditResponse, CLIENT_RUNNING, codeOf, describeDiagnostics, EXTENSION_ID, FILES, find, fixture, has, HOVER, hoverText, lacks, only, open, ours,
+  photograph, QUICK_FIX_MENU, replaceAll, waitForDiagnostics, waitUntil,
+} from './helpers';
 import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
-
-const EXTENSION_ID = 'flux-job-guard.flux-job-guard';
-const SOURCE = 'flux-job-guard';
-const WAIT_MS = 30_000;
-
-const FILES = {
-  contract: '.flux-job-guard.yaml',
-  backup: 'apps/backup/backup-job.yaml',
-  report: 'apps/report/report-job.yaml',
-  cleanup: 'apps/cleanup/cleanup-job.yaml',
-  migrate: 'apps/migrate/migrate-job.yaml',
-} as const;
-
-/** The part of the extension's activate() result the suite uses (client/src/common.ts ExtensionApi). */
-interface Api {
-  client(): { state: number };
-  lastAuditSummary(): string[];
-}
-const CLIENT_RUNNING = 2; // vscode-languageclient State.Running
-
-interface AuditResponse {
-  folders: Array<{ folder: string; summaryLine: string; errors: number; warnings: number; jobs: number; files: number }>;
-}
-
-// ---- helpers ---------------------------------------------------------------
-
-function fixture(path: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'a workspace folder is open');
-  return vscode.Uri.joinPath(folder.uri, ...path.split('/'));
-}
-
-function codeOf(diagnostic: vscode.Diagnostic): string {
-  const code = diagnostic.code;
-  return String(typeof code === 'object' && code !== null ? code.value : code);
-}
-
-function ours(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
-}
-
-function describeDiagnostics(uri: vscode.Uri): string {
-  const list = ours(uri).map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
-  return `[${list.join(', ')}]`;
-}
-
-/** Resolves with the extension's diagnostics of `uri` once `predicate` holds for them. */
-function waitForDiagnostics(uri: vscode.Uri, predicate: (d: vscode.Diagnostic[]) => boolean, what: string, timeoutMs = WAIT_MS): Promise<vscode.Diagnostic[]> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const diagnostics = ours(uri);
-      if (!predicate(diagnostics)) return;
-      subscription.dispose();
-      clearTimeout(timer);
-      resolve(diagnostics);
-    };
-    const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
-      if (event.uris.some((changed) => changed.toString() === uri.toString())) check();
-    });
-    const timer = setTimeout(() => {
-      subscription.dispose();
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what} in ${uri.path}; diagnostics now ${describeDiagnostics(uri)}`));
-    }, timeoutMs);
-    check();
-  });
-}
-
-const has = (code: string) => (d: vscode.Diagnostic[]) => d.some((x) => codeOf(x) === code);
-const lacks = (code: string) => (d: vscode.Diagnostic[]) => !d.some((x) => codeOf(x) === code);
-const only = (diagnostics: vscode.Diagnostic[], code: string) => diagnostics.filter((d) => codeOf(d) === code);
-
-/** Polls `probe` (every 100 ms) until it returns something truthy; fails after `timeoutMs`. */
-async function waitUntil<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Runs `act`, then waits until the server has published diagnostics for `uri` (an empty list counts). */
-async function afterPublish<T>(uri: vscode.Uri, act: () => Promise<T>, what: string): Promise<T> {
-  let published = false;
-  const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
-    if (event.uris.some((changed) => changed.toString() === uri.toString())) published = true;
-  });
-  try {
-    const result = await act();
-    await waitUntil(() => published, what);
-    return result;
-  } finally {
-    subscription.dispose();
-  }
-}
-
-/**
- * Brings a widget up and has the runner photograph it once it is on screen with its text and
- * settled. A widget can fail to open on a busy machine (the editor not yet focused, an answer still
- * on its way): the ways to open it (`shows`, taken in turn) are tried again, each try waiting up to
- * 20 s, until the deadline. A miss is logged with what the page showed.
- */
-async function photograph(control: Control, name: string, shows: Array<() => Thenable<unknown>>, widget: Widget, timeoutMs = 90_000): Promise<ScreenshotResult> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    await shows[attempt % shows.length]();
-    const shot = await screenshot(control, name, { ...widget, timeout: 20_000 });
-    if (shot.found || Date.now() > deadline) return shot;
-    console.log(`${name}: try ${attempt + 1} missed; the page showed ${JSON.stringify(shot.seen)}; trace ${JSON.stringify(shot.trace)}`);
-  }
-}
-
-const HOVER = '.monaco-editor .monaco-hover:not(.hidden)';
-const QUICK_FIX_MENU = '.action-widget';
-
-async function open(path: string): Promise<{ document: vscode.TextDocument; editor: vscode.TextEditor }> {
-  const document = await vscode.workspace.openTextDocument(fixture(path));
-  const editor = await vscode.window.showTextDocument(document, { preview: false });
-  return { document, editor };
-}
-
-/** Line and column of the first `needle` in the document (asserts it is there). */
-function find(document: vscode.TextDocument, needle: string, after = 0): vscode.Position {
-  const offset = document.getText().indexOf(needle, after);
-  assert.ok(offset >= 0, `${needle} in ${document.uri.path}`);
-  return document.positionAt(offset);
-}
-
-async function replaceAll(document: vscode.TextDocument, text: string): Promise<void> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
-  assert.ok(await vscode.workspace.applyEdit(edit), `edit applied to ${document.uri.path}`);
-}
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers
-    .flatMap((hover) => hover.contents)
-    .map((content) => (typeof content === 'string' ? content : content.value))
-    .join('\n');
-}
 
 // ---- the suite ---------------------------------------------------------------
 
@@ -187,9 +50,11 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     const contributed = (extension.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
     assert.deepStrictEqual(contributed.slice().sort(), [
       'fluxJobGuard.auditWorkspace',
+      'fluxJobGuard.createContract',
       'fluxJobGuard.previewSubstitution',
       'fluxJobGuard.restartServer',
       'fluxJobGuard.showOutput',
+      'fluxJobGuard.showRuleDocs',
     ]);
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.deepStrictEqual(contributed.filter((command) => !registered.has(command)), [], 'contributed commands without a handler');

@@ -14,6 +14,7 @@ export async function run(): Promise<void> {
   let result: RunResult | undefined;
   mocha.setup({ ui: 'tdd', timeout: 60_000, reporter: createReporter((r) => (result = r)) });
   require('./extension.e2e');
+  require('./ux.e2e');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await postResult(control, result ?? { passed: 0, failed: 1, skipped: 0, tests: [] });
   if (failures > 0) throw new Error(`${failures} test(s) failed`);

@@ -1,0 +1,236 @@
+/// <reference types="mocha" />
+// The extension around the findings, in a real workbench: the getting-started
+// walkthrough, the rule docs a finding links to (offline), the contract file's
+// key completion, Preview Flux Substitution (one editor, live, the failure's
+// place), and the language status item (busy, then the summary, following a
+// fix). Runs after extension.e2e.ts in the same workbench and fixture copy.
+// Each test has a negative control; the screenshots are the README's screen tour.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { Control, pointAt, readControl, waitForWidget } from './control';
+import { Api, EXTENSION_ID, FILES, find, fixture, has, lacks, only, open, photograph, QUICK_FIX_MENU, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
+import { runtime } from './host';
+
+const PREVIEW_SCHEME = 'flux-job-guard-preview';
+const DOCS_SCHEME = 'flux-job-guard-docs';
+const WALKTHROUGH = `${EXTENSION_ID}#gettingStarted`;
+
+function previewTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === PREVIEW_SCHEME);
+}
+
+function previewDocument(source: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === PREVIEW_SCHEME && document.uri.query === source.toString());
+}
+
+/** Puts the cursor at `at` and waits until the workbench shows it there (its status bar says so). */
+async function placeCursor(control: Control, editor: vscode.TextEditor, at: vscode.Position): Promise<void> {
+  editor.selection = new vscode.Selection(at, at);
+  editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+  if (control.screenshots && control.url) {
+    assert.ok(await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }), `the cursor at Ln ${at.line + 1}`);
+  }
+}
+
+const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+
+suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function () {
+  let control: Control;
+  let api: Api;
+
+  suiteSetup(async () => {
+    control = await readControl();
+    api = await vscode.extensions.getExtension<Api>(EXTENSION_ID)!.activate();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('the walkthrough opens and lists its four steps', async function () {
+    this.timeout(120_000);
+    const steps = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.walkthroughs[0].steps as Array<{ title: string; media: { markdown: string } }>);
+    assert.deepStrictEqual(steps.map((step) => step.title), ['What Flux Job Guard checks', 'Create the contract file', 'Audit the workspace', 'Read the rule docs']);
+    if (!control.url) this.skip(); // only the runner sees the page
+    // negative control: no step of ours is on screen before the walkthrough is opened
+    assert.ok(await waitForWidget(control, { selector: '.getting-started-step', text: 'Create the contract file', hidden: true }), 'no step before it is opened');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+    for (const step of steps) assert.ok(await waitForWidget(control, { selector: '.getting-started-step', text: step.title }), `the step "${step.title}" is listed`);
+    if (control.screenshots) {
+      const shot = await photograph(control, 'walkthrough', [() => Promise.resolve()], { selector: '.getting-started-step', text: 'Read the rule docs' });
+      assert.ok(shot.found, `the walkthrough was on screen (${shot.path})`);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('a finding links to its rule in the docs shipped with the extension (offline)', async () => {
+    const { document } = await open(FILES.migrate);
+    const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
+    const code = missing.code as { value: string; target: vscode.Uri };
+    assert.strictEqual(code.value, 'ttl-missing');
+    assert.strictEqual(code.target.scheme, DOCS_SCHEME, `a link into the bundled docs, not the web: ${code.target.toString()}`);
+    await vscode.commands.executeCommand('vscode.open', code.target);
+    const editor = await waitUntil(() => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.scheme === DOCS_SCHEME ? active : null;
+    }, 'the rule docs in an editor');
+    assert.strictEqual(editor.document.lineAt(editor.selection.active.line).text, '### ttl-missing', 'opened at the rule\'s heading');
+    assert.match(editor.document.getText(), /^# Rule catalogue/);
+    // negative control: another rule's link opens at another heading
+    const other = vscode.Uri.parse(code.target.toString().replace(/#L\d+$/, '#L1'));
+    await vscode.commands.executeCommand('vscode.open', other);
+    await waitUntil(() => vscode.window.activeTextEditor?.selection.active.line === 0, 'the docs at their first line');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('the contract file completes the keys its mapping lacks, described', async function () {
+    this.timeout(150_000);
+    const { document } = await open(FILES.contract);
+    const original = document.getText();
+    try {
+      // a new line under ttl:, beside noFinishTimeout
+      await replaceAll(document, original.replace('ttl:\n', 'ttl:\n  \n'));
+      const at = new vscode.Position(find(document, 'ttl:\n').line + 1, 2);
+      const list = await waitUntil(async () => {
+        const result = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, at);
+        return result.items.some((item) => item.label === 'required') ? result : null;
+      }, 'the contract keys');
+      const labels = list.items.filter((item) => item.kind === vscode.CompletionItemKind.Property).map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+      assert.deepStrictEqual(labels.filter((label) => ['required', 'convergenceNote', 'noFinishTimeout', 'otherFinishTimeout'].includes(label)).sort(), ['convergenceNote', 'otherFinishTimeout', 'required'], 'noFinishTimeout is there already');
+      const required = list.items.find((item) => item.label === 'required')!;
+      assert.match(typeof required.documentation === 'string' ? required.documentation : required.documentation!.value, /ttlSecondsAfterFinished/);
+      // negative control: the same place in a Job gets none of the contract's keys
+      const { document: job } = await open(FILES.report);
+      const other = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', job.uri, new vscode.Position(5, 2));
+      assert.ok(!other.items.some((item) => item.label === 'convergenceNote'), 'no contract key in a Job');
+      if (control.screenshots && control.url) {
+        await vscode.window.showTextDocument(document, { preview: false });
+        await placeCursor(control, vscode.window.activeTextEditor!, at);
+        const shot = await photograph(control, 'contract-completion', [
+          async () => {
+            await focusEditor();
+            await vscode.commands.executeCommand('editor.action.triggerSuggest');
+          },
+        ], { selector: '.suggest-widget', text: 'convergenceNote' });
+        await vscode.commands.executeCommand('hideSuggestWidget').then(undefined, () => undefined);
+        assert.ok(shot.found, `the suggest widget was on screen (${shot.path})`);
+      }
+    } finally {
+      await replaceAll(document, original);
+      await document.save();
+    }
+  });
+
+  test('the quick-fix menu offers "Disable … for this line"', async function () {
+    this.timeout(150_000);
+    const { document } = await open(FILES.migrate);
+    const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range);
+    assert.ok(actions.some((action) => action.title === 'Disable ttl-missing for this line'), `among ${actions.map((a) => a.title).join(' | ')}`);
+    // negative control: no disable fix inside a block scalar (a comment line there would change the script)
+    const { document: backup } = await open(FILES.backup);
+    const [undefinedName] = only(await waitForDiagnostics(backup.uri, has('flux-substitution-undefined'), 'the undefined ${BACKUP_DIR}'), 'flux-substitution-undefined');
+    const inScript = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', backup.uri, undefinedName.range);
+    assert.ok(inScript.length > 0 && !inScript.some((action) => action.title.startsWith('Disable')), `no disable fix in a script: ${inScript.map((a) => a.title).join(' | ')}`);
+    if (!control.screenshots || !control.url) return;
+    await vscode.window.showTextDocument(document);
+    await placeCursor(control, vscode.window.activeTextEditor!, missing.range.start.translate(0, 1));
+    const shot = await photograph(control, 'quick-fix-disable', [
+      async () => {
+        await focusEditor();
+        await vscode.commands.executeCommand('editor.action.quickFix');
+      },
+    ], { selector: QUICK_FIX_MENU, text: 'Disable ttl-missing for this line' });
+    await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
+    assert.ok(shot.found, `the quick-fix menu was on screen (${shot.path})`);
+  });
+
+  test('Preview Flux Substitution: one editor for two invocations, the failure\'s place, live after an edit', async function () {
+    this.timeout(150_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const { document } = await open(FILES.backup);
+    await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
+    const preview = await waitUntil(() => previewDocument(document.uri), 'the preview document');
+    assert.strictEqual(previewTabs().length, 1, `one preview tab after two invocations: ${previewTabs().map((tab) => tab.label).join(', ')}`);
+    // Flux fails on the undefined ${BACKUP_DIR}: the first line says where
+    const at = find(document, '${BACKUP_DIR}');
+    const failure = `# ✖ Flux fails to build ${FILES.backup}:${at.line + 1}:${at.character + 1} at \${BACKUP_DIR}: variable not set (strict mode): "BACKUP_DIR"`;
+    await waitUntil(() => preview.getText().split('\n')[0] === failure, `the failure line, not ${JSON.stringify(preview.getText().split('\n')[0])}`);
+    if (control.screenshots && control.url) {
+      const shot = await photograph(control, 'preview-failure', [() => Promise.resolve()], { selector: '.monaco-editor .view-lines', text: 'Flux fails to build' });
+      assert.ok(shot.found, `the preview was on screen (${shot.path})`);
+    }
+    // live: the source defines a default, unsaved, and the preview follows
+    const original = document.getText();
+    try {
+      await replaceAll(document, original.replace('${BACKUP_DIR}', '${BACKUP_DIR:=/backup}'));
+      await waitUntil(() => !preview.getText().includes('✖') && preview.getText().includes('/backup/snapshot.tgz'), 'the preview to follow the edit');
+      assert.ok(preview.getText().includes('snapshot of home'), 'a defined name is substituted');
+      // negative control: another source gets a preview of its own (two tabs: the count is real)
+      await open(FILES.report);
+      await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
+      await waitUntil(() => previewTabs().length === 2, 'a second preview for another file');
+    } finally {
+      await replaceAll(document, original);
+      await document.save();
+    }
+    await waitUntil(() => preview.getText().split('\n')[0] === failure, 'the failure back after the revert');
+  });
+
+  test('the status item: busy, then the summary, which follows a fix after a save', async function () {
+    this.timeout(150_000);
+    const history = () => api.statusHistory();
+    // busy while the server started (and, on Node hosts, restarted after the crash test), then settled
+    assert.strictEqual(history()[0].busy, true, 'busy first');
+    assert.ok(history().some((snapshot, i) => snapshot.busy && history().slice(i + 1).some((later) => !later.busy)), 'busy, then settled');
+    const before = history().length;
+    const response = await vscode.commands.executeCommand<{ folders: Array<{ errors: number }> }>('fluxJobGuard.auditWorkspace');
+    const errors = response.folders[0].errors;
+    assert.ok(errors >= 2, `cleanup-tmp and db-migrate have no TTL: ${errors}`);
+    await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === `Jobs: ${errors} error(s)`, 'the summary after the audit');
+    assert.ok(history().slice(before).some((snapshot) => snapshot.busy), 'busy while auditing');
+    assert.strictEqual(history().at(-1)!.severity, 'error', 'an error icon for a failed audit');
+
+    // negative control: a save that changes no finding leaves the count as it was
+    const { document: report } = await open(FILES.report);
+    const saved = history().length;
+    await replaceAll(report, report.getText() + '\n');
+    assert.ok(await report.save());
+    await waitUntil(() => history().slice(saved).some((snapshot) => snapshot.busy) && !history().at(-1)!.busy, 'the audit after the save');
+    assert.strictEqual(history().at(-1)!.text, `Jobs: ${errors} error(s)`);
+    await replaceAll(report, report.getText().replace(/\n$/, ''));
+    await report.save();
+
+    if (control.screenshots && control.url) {
+      await vscode.window.showTextDocument(report);
+      const shot = await photograph(control, 'status-item', [() => pointAt(control, '[id="status.languageStatus"]')], { selector: '.hover-language-status', text: 'Audit Workspace' });
+      await pointAt(control);
+      assert.ok(shot.found, `the status item's hover was on screen (${shot.path})`);
+    }
+
+    // the fix: the TTL inserted into cleanup-tmp and saved; one error fewer
+    const { document } = await open(FILES.cleanup);
+    const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range);
+    const insert = actions.find((action) => action.title.startsWith('Insert ttlSecondsAfterFinished'))!;
+    assert.ok(await vscode.workspace.applyEdit(insert.edit!));
+    assert.ok(await document.save());
+    await waitForDiagnostics(document.uri, lacks('ttl-missing'), 'ttl-missing to clear');
+    await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === `Jobs: ${errors - 1} error(s)`, `the summary to follow the fix: ${JSON.stringify(history().at(-1))}`);
+    assert.deepStrictEqual(api.lastAuditSummary().length, 1);
+    assert.match(api.lastAuditSummary()[0], new RegExp(`FAIL: ${errors - 1} error\\(s\\)`));
+  });
+
+  test('Create Contract File opens the existing contract and never rewrites it', async () => {
+    const contract = fixture(FILES.contract);
+    const before = new TextDecoder().decode(await vscode.workspace.fs.readFile(contract));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await open(FILES.report);
+    const result = await vscode.commands.executeCommand<{ uri: string; created: boolean }>('fluxJobGuard.createContract');
+    assert.deepStrictEqual(result, { uri: contract.toString(), created: false });
+    await waitUntil(() => vscode.window.activeTextEditor?.document.uri.toString() === contract.toString(), 'the contract file shown');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(contract)), before);
+  });
+});
