@@ -154,12 +154,16 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
     const preview = await waitUntil(() => previewDocument(document.uri), 'the preview document');
     assert.strictEqual(previewTabs().length, 1, `one preview tab after two invocations: ${previewTabs().map((tab) => tab.label).join(', ')}`);
-    // Flux fails on the undefined ${BACKUP_DIR}: the first line says where
+    // Flux fails on the undefined ${BACKUP_DIR}: the first lines say where, then why
     const at = find(document, '${BACKUP_DIR}');
-    const failure = `# ✖ Flux fails to build ${FILES.backup}:${at.line + 1}:${at.character + 1} at \${BACKUP_DIR}: variable not set (strict mode): "BACKUP_DIR"`;
-    await waitUntil(() => preview.getText().split('\n')[0] === failure, `the failure line, not ${JSON.stringify(preview.getText().split('\n')[0])}`);
+    const failure = `# ✖ Flux fails to build ${FILES.backup}:${at.line + 1}:${at.character + 1}\n#   \${BACKUP_DIR}: variable not set (strict mode): "BACKUP_DIR"`;
+    const failureShown = () => preview.getText().split('\n').slice(0, 2).join('\n') === failure;
+    await waitUntil(failureShown, `the failure lines, not ${JSON.stringify(preview.getText().split('\n').slice(0, 2))}`);
     if (control.screenshots && control.url) {
-      const shot = await photograph(control, 'preview-failure', [() => Promise.resolve()], { selector: '.monaco-editor .view-lines', text: 'Flux fails to build' });
+      // room for both editors: the side bar closes for the picture (the editor renders spaces as no-break spaces)
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      const shot = await photograph(control, 'preview-failure', [() => Promise.resolve()], { selector: '.monaco-editor .view-lines', text: '✖' });
+      await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
       assert.ok(shot.found, `the preview was on screen (${shot.path})`);
     }
     // live: the source defines a default, unsaved, and the preview follows
@@ -176,7 +180,7 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
       await replaceAll(document, original);
       await document.save();
     }
-    await waitUntil(() => preview.getText().split('\n')[0] === failure, 'the failure back after the revert');
+    await waitUntil(failureShown, 'the failure lines back after the revert');
   });
 
   test('the status item: busy, then the summary, which follows a fix after a save', async function () {

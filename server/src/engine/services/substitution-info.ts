@@ -118,11 +118,11 @@ function envsubstError(written: string, lookup: (name: string) => string | undef
   return result.ok ? null : result.error;
 }
 
-/** The first line of a preview that fails: where (file:line:column), what, and why. */
+/** The first lines of a preview that fails: where (file:line:column), then what and why (two short lines fit beside the source). */
 function failureLine(path: string, text: string, failure: SubstitutionFailure | null, fallback: string): string {
-  if (!failure) return `# ✖ Flux fails to build ${path}: ${fallback}`;
+  if (!failure) return `# ✖ Flux fails to build ${path}\n#   ${fallback}`;
   const { line, character } = new LineIndex(text).position(failure.offset);
-  return `# ✖ Flux fails to build ${path}:${line + 1}:${character + 1} at ${failure.written}: ${failure.error}`;
+  return `# ✖ Flux fails to build ${path}:${line + 1}:${character + 1}\n#   ${failure.written}: ${failure.error}`;
 }
 
 /**
