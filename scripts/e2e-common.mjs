@@ -36,6 +36,8 @@ export const WORKBENCH_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'telemetry.telemetryLevel': 'off',
   'files.exclude': { '**/.vscode': true },
+  // the pictures have room for the text (a preview beside its source)
+  'editor.minimap.enabled': false,
 };
 
 /** Workbench log messages that say nothing about the extension (offline machine, features not in use). */

@@ -51,13 +51,16 @@ export class SubstitutionPreview implements vscode.TextDocumentContentProvider, 
     }
   }
 
-  /** Shows the preview of `source`: in the editor group that already has it, else beside the source. */
+  /**
+   * Shows the preview of `source`: in the editor group that already has it, else beside the source.
+   * Pinned (not a preview-mode tab): the preview of another file opens beside it instead of replacing it.
+   */
   async show(source: vscode.Uri): Promise<vscode.TextEditor> {
     const preview = previewUri(source);
     const open = vscode.window.tabGroups.all.find((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === preview.toString()));
     const document = await vscode.workspace.openTextDocument(preview);
     if (document.languageId !== 'yaml') await vscode.languages.setTextDocumentLanguage(document, 'yaml');
-    return vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn ?? vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    return vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn ?? vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
   }
 }
 
