@@ -241,11 +241,17 @@ describe('no syntax error flashes while `${` is being typed', () => {
       const file = uri('apps/c.yaml');
       client.open(file, text);
       await client.waitForDiagnostics(file, () => true);
+      const before = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
+      const errorsBefore = before.folders[0].errors;
       client.clearDiagnostics(file); // what comes next is the analysis of the typed text
       const version = client.change(file, insert(5, 6, '${}'));
       const afterTyping = await client.waitForDiagnostics(file, () => true);
       assert.ok(!syntaxOn(5)(afterTyping), `held while typing: ${JSON.stringify(afterTyping)}`);
       assert.ok(version > 1);
+      // the audit is not the editor: it counts the same unsaved text's syntax error at once (one
+      // more error than before the typing: contract-no-jobs is the other, this repository has no Job)
+      const audit = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
+      assert.equal(audit.folders[0].errors, errorsBefore + 1, 'the audit reports the expression being typed');
       // the user moves on: an edit on another line
       client.change(file, insert(6, 6, 'z'));
       const moved = await client.waitForDiagnostics(file, syntaxOn(5));

@@ -59,7 +59,7 @@ export interface Platform {
 }
 
 export function startServer(connection: Connection, platform: Platform): void {
-  /** Where each open document's most recent edit ended (a whole-text change leaves none): see typing-hold.ts. */
+  /** What each open document's most recent edit inserted (a whole-text change leaves none): see typing-hold.ts. */
   const recentEdits = new Map<string, RecentEdit>();
   const documents = new TextDocuments({
     create: TextDocument.create,
@@ -69,8 +69,9 @@ export function startServer(connection: Connection, platform: Platform): void {
       if (last && 'range' in last) {
         const start = updated.offsetAt(last.range.start);
         recentEdits.set(updated.uri, { start, end: start + last.text.length });
+      } else {
+        recentEdits.delete(updated.uri);
       }
-      else recentEdits.delete(updated.uri);
       return updated;
     },
   });
