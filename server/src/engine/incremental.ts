@@ -7,7 +7,7 @@
 // the whole text is the reference this must always agree with (tested).
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
 import { emptyFacts, FileFacts } from './flux/facts';
-import { FileSummary, summarizeFile } from './repo-index';
+import { detached, FileSummary, summarizeFile } from './repo-index';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
 
@@ -220,7 +220,7 @@ export class DocumentSession {
       let summary = this.summaries.get(chunk.key);
       if (summary === undefined) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
-        summary = detachedCopy(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
+        summary = detached(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
         this.summaries.set(chunk.key, summary);
       }
       for (const name of summary.uses) uses.add(name);
@@ -271,7 +271,7 @@ export class DocumentSession {
         result =
           onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
             ? NOTHING
-            : detachedCopy(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
+            : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
         this.analyses.set(chunk.key, result);
       }
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
@@ -286,11 +286,3 @@ export class DocumentSession {
 
 const NOTHING: FileAnalysis = { findings: [], jobs: [] };
 
-/**
- * A deep copy (structured clone: Maps kept, strings copied): cached results
- * must not hold slices of an old version of a large file, or every version
- * would stay in memory.
- */
-function detachedCopy<T>(value: T): T {
-  return structuredClone(value);
-}

@@ -47,6 +47,15 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   return summary;
 }
 
+/**
+ * A deep copy (structured clone: Maps kept, strings copied). What a long-lived
+ * index or cache keeps must not hold slices of a file's text: a short name cut
+ * from a 50 kB file keeps all of it in memory.
+ */
+export function detached<T>(value: T): T {
+  return structuredClone(value);
+}
+
 /** Whether a summary says anything beyond "this file exists" (the rest need not travel to workers). */
 export function isTrivial(summary: FileSummary): boolean {
   return summary.facts === null && summary.uses.length === 0 && summary.ignore === undefined;
@@ -106,8 +115,8 @@ export class RepoIndex {
   /** Records a file's new text (undefined: the file is gone). Returns true when other files' analyses may change. */
   update(path: string, text: string | undefined): boolean {
     if (text === undefined) return this.record(path, undefined);
-    const changed = this.record(path, summarizeFile(path, text));
-    return this.isGeneratorInput(path) ? this.recordInput(path, inputFacts(path, text)) || changed : changed;
+    const changed = this.record(path, detached(summarizeFile(path, text)));
+    return this.isGeneratorInput(path) ? this.recordInput(path, detached(inputFacts(path, text))) || changed : changed;
   }
 
   /**

@@ -30,7 +30,7 @@ import { summaryLine } from '../engine/summary-line';
 import type { Finding } from '../engine/types';
 import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
 import { sameDiagnostic, toCodeAction, toDiagnostic, toWorkspaceEdit } from './convert';
-import { AuditExecutorFactory, Project } from './project';
+import { AuditRunner, Project } from './project';
 
 export interface Platform {
   /** A RepoFs for a workspace folder (or the folder of a loose file). */
@@ -38,7 +38,8 @@ export interface Platform {
   /** Reads files at git HEAD (desktop, trusted workspaces only); null where that is not possible. */
   headReader?(root: URI): Promise<HeadReader | null>;
   /** Runs an audit's passes elsewhere (worker threads on desktop). */
-  auditExecutor?(root: URI): AuditExecutorFactory | undefined;
+  /** Audits the folder elsewhere (a worker thread on Node); undefined: in the server's thread. */
+  auditRunner?(root: URI): AuditRunner | undefined;
 }
 
 export function startServer(connection: Connection, platform: Platform): void {
@@ -368,7 +369,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     const roots = folders.length > 0 ? folders : [...projects.keys()].map((key) => URI.parse(key));
     for (const root of roots) {
       const project = await projectForRoot(root);
-      const result = await project.audit(platform.auditExecutor?.(root));
+      const result = await project.audit(platform.auditRunner?.(root));
       const byUri = new Map<string, Finding[]>();
       for (const finding of result.findings) {
         const uri = uriOf(project, finding.file);
