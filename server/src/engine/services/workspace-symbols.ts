@@ -53,7 +53,7 @@ export class JobSymbols {
   async find(index: RepoIndex, contract: Contract, query: string, read: ReadText): Promise<WorkspaceSymbolItem[]> {
     const found: WorkspaceSymbolItem[] = [];
     const graph = index.fluxGraph();
-    for (const file of index.filePaths()) {
+    for (const file of [...index.filePaths()].sort()) {
       if (!resourceRulesApply(contract, index, file)) continue;
       const jobs = await this.jobsOf(index, file, read);
       if (jobs.length === 0) continue;
