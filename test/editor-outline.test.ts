@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engine/services/job-lens';
 import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/services/resource-facts';
 import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/services/workspace-symbols';
-import { ARCHIVED, GOTK_SYNC, JOB, kustomization, repo, Repo } from './symbols-fixture';
+import { kustomization } from './helpers/flux-fixtures';
+import { ARCHIVED, GOTK_SYNC, JOB, repo, Repo } from './helpers/symbols-fixture';
 
 const JOB_PATH = 'apps/job.yaml';
 

@@ -1,4 +1,4 @@
-// Flux variables as symbols, over a small repository (symbols-fixture.ts):
+// Flux variables as symbols, over a small repository (helpers/symbols-fixture.ts):
 // completion after `${`, references from a use or a definition, rename (exact
 // edits, refusals), inlay hints. Places are `file line:start-end` (0-based
 // lines and UTF-16 columns, as LSP counts them). Each feature has its negative
@@ -10,8 +10,9 @@ import { variableCompletion } from '../server/src/engine/services/completion';
 import { inlayHints } from '../server/src/engine/services/inlay-hints';
 import { prepareVariableRename, renameVariable, NOT_A_VARIABLE } from '../server/src/engine/services/rename';
 import { variableSites, variableTargetAt } from '../server/src/engine/services/variable-sites';
+import { kustomization } from './helpers/flux-fixtures';
 import { auditFiles, brief } from './helpers/memory-fs';
-import { APPS, ARCHIVED, at, FILES, GOTK_SYNC, JOB, kustomization, repo, Repo, SCRIPT, SECRETS, SETTINGS } from './symbols-fixture';
+import { APPS, ARCHIVED, at, FILES, GOTK_SYNC, JOB, repo, Repo, SCRIPT, SECRETS, SETTINGS } from './helpers/symbols-fixture';
 
 /** `line:start-end` of a one-line span (0-based), or `line:start-line:end` across lines. */
 function place(text: string, span: [number, number]): string {

@@ -1,5 +1,5 @@
 // Flux variables as symbols over `flux-job-guard lsp --stdio`, on the
-// repository of symbols-fixture.ts written to disk: the capabilities, and
+// repository of helpers/symbols-fixture.ts written to disk: the capabilities, and
 // each request with exact ranges (completion, references, prepareRename and
 // rename, inlay hints with the setting, code lens and its resolve, document
 // and workspace symbols); an edit of the defining file refreshes the hints.
@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CodeLens, CompletionList, DocumentSymbol, InlayHint, Location, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
-import { APPS, FILES, JOB } from './symbols-fixture';
+import { APPS, FILES, JOB } from './helpers/symbols-fixture';
 
 let root: string;
 let client: TestLspClient;

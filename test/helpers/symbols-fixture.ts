@@ -3,45 +3,13 @@
 // substituteFrom a ConfigMap and a SOPS Secret, Kustomization `infra` with a
 // variable of its own, a Job, a script a configMapGenerator reads, and an
 // archived Job nothing applies (the negative controls).
-import { readContract, buildRepoIndex } from '../server/src/engine/audit';
-import type { Contract } from '../server/src/engine/contract/model';
-import type { RepoIndex } from '../server/src/engine/repo-index';
-import { memoryFs } from './helpers/memory-fs';
+import { readContract, buildRepoIndex } from '../../server/src/engine/audit';
+import type { Contract } from '../../server/src/engine/contract/model';
+import type { RepoIndex } from '../../server/src/engine/repo-index';
+import { gotkSync, job, kustomization } from './flux-fixtures';
+import { memoryFs } from './memory-fs';
 
-export const GOTK_SYNC = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  url: ssh://git@github.com/example/home-ops
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./clusters/home
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-`;
-
-/** A Flux Kustomization of the cluster; `postBuild` is written under spec as is. */
-export function kustomization(name: string, path: string, postBuild: string, interval = '1h'): string {
-  return `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: ${interval}
-  path: ${path}
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-${postBuild}`;
-}
+export const GOTK_SYNC = gotkSync('./clusters/home');
 
 export const APPS = kustomization(
   'apps',
@@ -86,23 +54,12 @@ configMapGenerator:
       - backup.sh=scripts/backup.sh
 `;
 
-export const JOB = `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report
-spec:
-  # converges: it only reads; \${CLUSTER_NAME} in a comment is not substituted
-  ttlSecondsAfterFinished: 86400
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-        - name: main
-          image: alpine:3.20
-          command: ["/bin/sh", "-c", "echo \${CLUSTER_NAME} \${DB_PASSWORD} \${TZ:=UTC} \${UNSET} $\${HOME} $$$$"]
-          env:
-            - {name: TIMEZONE, value: "\${TIMEZONE}"}
-`;
+export const JOB = job(
+  'report',
+  'it only reads; ${CLUSTER_NAME} in a comment is not substituted',
+  '          command: ["/bin/sh", "-c", "echo ${CLUSTER_NAME} ${DB_PASSWORD} ${TZ:=UTC} ${UNSET} $${HOME} $$$$"]\n' +
+    '          env:\n            - {name: TIMEZONE, value: "${TIMEZONE}"}\n',
+);
 
 export const SCRIPT = '#!/bin/sh\necho "${CLUSTER_NAME}" > /tmp/name; for d in $${DIRS}; do :; done\n';
 
