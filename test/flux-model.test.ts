@@ -147,14 +147,21 @@ describe('generated ConfigMaps: the files generators read are substituted text',
     const undefinedName = result.findings.find((f) => f.rule === 'flux-substitution-undefined')!;
     assert.deepEqual(undefinedName.fixes!.map((fix) => [fix.title, fix.preferred ?? false, fix.edits.map((e) => [e.file, e.range.start.line, e.range.start.character, e.newText])]), [
       ['Escape ${FILES} from Flux ($${ → the shell sees ${)', true, [['apps/scripts/run.sh', 1, 9, '$']]],
+      ['Define FILES in the postBuild.substitute of Kustomization "apps" (a value to fill in)', false, [['clusters/home/apps.yaml', 14, 19, '\n      FILES: ""']]],
+      ['Give ${FILES} a default: ${FILES:=…}', false, [['apps/scripts/run.sh', 1, 16, ':=']]],
       ['Turn off Flux substitution for configMapGenerator "scripts" (nothing in this file is meant for Flux)', false, [['apps/kustomization.yaml', 3, 29, '\n    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: disabled']]],
     ]);
+    assert.deepEqual(undefinedName.related?.map((r) => [r.file, r.range.start.line, r.message]), [['clusters/home/apps.yaml', 1, 'Kustomization "apps" substitutes this file and does not define FILES']]);
     // Each fix removes what it is for: the opt-out leaves no finding in the script, the escape leaves the PID only.
     const files = repo(generator(), '#!/bin/sh\nfor f in ${FILES}; do echo "$$"; done\n');
-    const optedOut = applyFileEdits(files['apps/kustomization.yaml'], undefinedName.fixes![1].edits);
+    const optedOut = applyFileEdits(files['apps/kustomization.yaml'], undefinedName.fixes![3].edits);
     assert.deepEqual(await model({ ...files, 'apps/kustomization.yaml': optedOut }), []);
     const escaped = applyFileEdits(files['apps/scripts/run.sh'], undefinedName.fixes![0].edits);
     assert.deepEqual(await model({ ...files, 'apps/scripts/run.sh': escaped }), ['flux-substitution-pid apps/scripts/run.sh:2:30']);
+    const defined = applyFileEdits(files['clusters/home/apps.yaml'], undefinedName.fixes![1].edits);
+    assert.deepEqual(await model({ ...files, 'clusters/home/apps.yaml': defined }), ['flux-substitution-pid apps/scripts/run.sh:2:29']);
+    const defaulted = applyFileEdits(files['apps/scripts/run.sh'], undefinedName.fixes![2].edits);
+    assert.deepEqual(await model({ ...files, 'apps/scripts/run.sh': defaulted }), ['flux-substitution-default apps/scripts/run.sh:2:10', 'flux-substitution-pid apps/scripts/run.sh:2:31']);
   });
 
   test('the opt-out annotation (generator options, or generatorOptions) turns it off; a Secret generator is never substituted (its data is base64)', async () => {
@@ -168,7 +175,11 @@ describe('generated ConfigMaps: the files generators read are substituted text',
 
   test('a file that uses a defined variable is meant for Flux: no opt-out offered there', async () => {
     const result = await auditFiles(repo(generator(), '#!/bin/sh\necho ${CLUSTER} ${TYPO}\n'));
-    assert.deepEqual(result.findings.find((f) => f.rule === 'flux-substitution-undefined')!.fixes!.map((fix) => fix.title), ['Escape ${TYPO} from Flux ($${ → the shell sees ${)']);
+    assert.deepEqual(result.findings.find((f) => f.rule === 'flux-substitution-undefined')!.fixes!.map((fix) => fix.title), [
+      'Escape ${TYPO} from Flux ($${ → the shell sees ${)',
+      'Define TYPO in the postBuild.substitute of Kustomization "apps" (a value to fill in)',
+      'Give ${TYPO} a default: ${TYPO:=…}',
+    ]);
   });
 
   test('envs: the values of KEY=VALUE lines (comments are not data); literals in the kustomization file', async () => {

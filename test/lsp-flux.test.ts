@@ -46,14 +46,23 @@ after(async () => {
 const line = 13;
 const columnOf = (needle: string) => JOB.split('\n')[line].indexOf(needle);
 
-test('hover on a defined ${NAME}: its value, the Kustomization that defines it, the line as Flux renders it', async () => {
+test('hover on a defined ${NAME}: its value and where it is defined, as links; the line fails because of another name, said as such', async () => {
   const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } })) as Hover;
   const text = (hover.contents as MarkupContent).value;
-  assert.match(text, /\$\{CLUSTER_NAME\}\*\* = `home`/);
-  assert.match(text, /Kustomization "apps" at flux\/apps\.yaml:13/);
-  assert.match(text, /Flux fails: variable not set \(strict mode\): "HOME"/, 'strict: the line fails on HOME');
-  assert.match(text, /echo home  \n/, 'and without strict mode it reads with HOME and TMPDIR blank');
+  const apps = fileUri(join(root, 'flux/apps.yaml'));
+  assert.ok(text.startsWith(`**\${CLUSTER_NAME}** = \`home\` — from substitute of Kustomization "apps" ([flux/apps.yaml:13](${apps}#L13)); substituted by Kustomization \`apps\` ([flux/apps.yaml:2](${apps}#L2)).`), text);
+  assert.match(text, /Flux fails on this line because of another expression: variable not set \(strict mode\): "HOME"\./, 'the failure is HOME\'s, not CLUSTER_NAME\'s');
+  assert.match(text, /With the undefined names blank, it reads:\n\n```text\necho home  \n```/);
+  assert.doesNotMatch(text, /not defined/, 'nothing about CLUSTER_NAME is said to be undefined');
   assert.deepEqual(hover.range, { start: { line, character: columnOf('${CLUSTER_NAME}') }, end: { line, character: columnOf('${CLUSTER_NAME}') + 15 } });
+});
+
+test('hover on an undefined ${NAME}: said once, with the failure that is its own', async () => {
+  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${HOME}') + 3 } })) as Hover;
+  const text = (hover.contents as MarkupContent).value;
+  assert.equal(text.match(/not defined/g)?.length, 1);
+  assert.match(text, /^\*\*\$\{HOME\}\*\* is not defined by Kustomization `apps` \(\[flux\/apps\.yaml:2\]/);
+  assert.match(text, /Flux fails: variable not set \(strict mode\): "HOME"\. Without strict substitution the line would read:/);
 });
 
 test('go to definition jumps to the substitute key', async () => {
@@ -80,7 +89,7 @@ test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; af
 test('hover on ttlSecondsAfterFinished names the Kustomization and the re-run period', async () => {
   const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 4 } })) as Hover;
   const text = (hover.contents as MarkupContent).value;
-  assert.match(text, /Flux Kustomization `apps` \(flux\/apps\.yaml:2\), interval 1h, prune true/);
+  assert.match(text, /Applied by Flux Kustomization `apps` \(\[flux\/apps\.yaml:2\]\(file:\/\/\/.*flux\/apps\.yaml#L2\)\), interval 1h, prune true\./);
   assert.match(text, /Flux re-creates this Job about 24 h after it finishes: it runs again about once a day/);
 });
 

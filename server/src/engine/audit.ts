@@ -73,10 +73,20 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
   for (const path of files.filter(mayBeIndexed)) {
     const read = await fs.read(path);
     texts?.set(path, read);
-    if (read.kind === 'text') index.record(path, summarizeFile(path, read.text));
+    // Names used are read afterwards, only where they matter (most files never need the parse).
+    if (read.kind === 'text') index.record(path, summarizeFile(path, read.text, undefined, false));
   }
   await readInputs(fs, index, texts);
+  await readWantedNames(fs, index);
   return index;
+}
+
+/** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
+export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<void> {
+  for (const path of index.namesWanted()) {
+    const read = await fs.read(path);
+    index.setUses(path, read.kind === 'text' ? namesUsedIn(parseYamlFile(read.text)) : []);
+  }
 }
 
 /** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */

@@ -103,39 +103,77 @@ function countBreaks(text: string, from: number, to: number): number {
   return count;
 }
 
+/** Block size for comparing texts: whole blocks compare natively (a keystroke in a 1 MB file costs microseconds, not a loop over every character). */
+const BLOCK = 4096;
+
+/** Length of the common prefix of `a` and `b`, at most `max`. */
+export function commonPrefix(a: string, b: string, max: number): number {
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(n, n + BLOCK) === b.slice(n, n + BLOCK)) n += BLOCK;
+  while (n < max && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+export function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
+  while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
+}
+
 /**
  * The chunks of `text`, reusing the keys and lines of `previous` chunks that
  * an edit did not touch: only documents overlapping the changed region are
- * hashed again. The changed region is found by comparing with the old text.
+ * hashed again, and boundaries are looked for only in a window around it (a
+ * keystroke in a file of 2,000 documents touches one or two). The changed
+ * region is found by comparing with the old text.
  */
 export function rechunk(oldText: string, oldChunks: Chunk[], text: string): Chunk[] {
   if (oldChunks.length === 0) return chunksOf(text);
   const max = Math.min(oldText.length, text.length);
-  let prefix = 0;
-  while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+  let prefix = commonPrefix(oldText, text, max);
+  let suffix = commonSuffix(oldText, text, max - prefix);
   // A `\r\n` split by the edge of the changed region counts differently on each side: widen the region.
   if (prefix > 0 && text.charCodeAt(prefix - 1) === 13) prefix--;
   if (suffix > 0 && text.charCodeAt(text.length - suffix) === 10) suffix--;
   const delta = text.length - oldText.length;
   const lineDelta = countBreaks(text, prefix, text.length - suffix) - countBreaks(oldText, prefix, oldText.length - suffix);
-  const old = new Map(oldChunks.map((chunk) => [`${chunk.start}:${chunk.end}`, chunk]));
-  const starts = documentBoundaries(text);
-  const chunks: Chunk[] = [];
   // A chunk is untouched when it (and the character after it, which decides a boundary) lies in the prefix or the suffix.
+  const untouchedBefore = (chunk: Chunk) => chunk.end < prefix;
+  const untouchedAfter = (chunk: Chunk) => chunk.start > oldText.length - suffix;
+  let head = 0;
+  while (head < oldChunks.length && untouchedBefore(oldChunks[head])) head++;
+  let tail = oldChunks.length;
+  while (tail > head && untouchedAfter(oldChunks[tail - 1])) tail--;
+  // Boundaries are found again from the chunk before the first touched one to the start of the second
+  // untouched one after (a `%YAML` line can move the boundary just after the change).
+  let from = Math.max(0, head - 1);
+  // An empty chunk shares its start with the next (`%YAML` then `---` at the top): never split them.
+  while (from > 0 && oldChunks[from - 1].start === oldChunks[from].start) from--;
+  const to = Math.min(oldChunks.length, tail + 2);
+  const windowStart = oldChunks[from].start;
+  const windowEnd = to < oldChunks.length ? oldChunks[to].start + delta : text.length;
+  const old = new Map(oldChunks.slice(from, to).map((chunk) => [`${chunk.start}:${chunk.end}`, chunk]));
+  const shifted = (chunk: Chunk): Chunk => (delta === 0 && lineDelta === 0 ? chunk : { ...chunk, start: chunk.start + delta, end: chunk.end + delta, line: chunk.line + lineDelta });
+  const chunks: Chunk[] = oldChunks.slice(0, from);
+  // Inside the file, the window's first boundary is real once; only the file's own start can also be an
+  // empty chunk's (`%YAML` then `---` at the very top), which documentBoundaries reports twice.
+  const found = documentBoundaries(text.slice(windowStart, windowEnd));
+  const starts = (windowStart > 0 ? found.filter((start, i) => i === 0 || start > 0) : found).map((start) => start + windowStart);
   starts.forEach((start, i) => {
-    const end = starts[i + 1] ?? text.length;
+    const end = starts[i + 1] ?? windowEnd;
     const before = end < prefix ? old.get(`${start}:${end}`) : undefined;
     const after = start > text.length - suffix ? old.get(`${start - delta}:${end - delta}`) : undefined;
     if (before) chunks.push(before);
-    else if (after) chunks.push({ ...after, start, end, line: after.line + lineDelta });
+    else if (after) chunks.push(shifted(after));
     else {
       const previous = chunks[chunks.length - 1];
       const line = previous ? previous.line + countBreaks(text, previous.start, start) : countBreaks(text, 0, start);
       chunks.push({ key: chunkKey(text, start, end), start, end, line });
     }
   });
+  for (let i = to; i < oldChunks.length; i++) chunks.push(shifted(oldChunks[i]));
   return chunks;
 }
 
@@ -149,8 +187,8 @@ export class DocumentSession {
   private text = '';
   private chunks: Chunk[] = [];
   private readonly parses = new Map<string, ParsedDocument[]>();
-  private summaries = new Map<string, FileSummary>();
-  private analyses = new Map<string, FileAnalysis>();
+  private readonly summaries = new Map<string, FileSummary>();
+  private readonly analyses = new Map<string, FileAnalysis>();
   private context = '';
 
   constructor(private readonly path: string) {}
@@ -174,17 +212,16 @@ export class DocumentSession {
 
   /** What the file contributes to the repository index, from the documents an edit touched (the rest cached). */
   summary(): FileSummary {
-    const next = new Map<string, FileSummary>();
     const merged: FileFacts = emptyFacts();
     const uses = new Set<string>();
     let any = false;
     for (const chunk of this.chunks) {
-      let summary = next.get(chunk.key) ?? this.summaries.get(chunk.key);
+      let summary = this.summaries.get(chunk.key);
       if (summary === undefined) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
         summary = detachedCopy(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
+        this.summaries.set(chunk.key, summary);
       }
-      next.set(chunk.key, summary);
       for (const name of summary.uses) uses.add(name);
       if (!summary.facts) continue;
       any = true;
@@ -199,8 +236,18 @@ export class DocumentSession {
       merged.artifacts.push(...shifted.artifacts);
       merged.kustomize ??= shifted.kustomize;
     }
-    this.summaries = next;
+    this.prune(this.summaries);
     return { facts: any ? merged : null, uses: [...uses].sort() };
+  }
+
+  /**
+   * Drops cached results of documents the file no longer holds, once they outnumber the live ones
+   * (rebuilding the caches at every keystroke cost more than the lookups).
+   */
+  private prune<T>(cache: Map<string, T>): void {
+    if (cache.size <= 2 * this.chunks.length + 64) return;
+    const live = new Set(this.chunks.map((chunk) => chunk.key));
+    for (const key of cache.keys()) if (!live.has(key)) cache.delete(key);
   }
 
   /**
@@ -214,28 +261,29 @@ export class DocumentSession {
       this.analyses.clear();
       this.context = context;
     }
-    const next = new Map<string, FileAnalysis>();
     const findings: Finding[] = [];
     const jobs: FileAnalysis['jobs'] = [];
     for (const chunk of this.chunks) {
-      let result = next.get(chunk.key) ?? this.analyses.get(chunk.key);
+      let result = this.analyses.get(chunk.key);
       if (!result) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
         result =
           onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
-            ? { findings: [], jobs: [] }
+            ? NOTHING
             : detachedCopy(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
+        this.analyses.set(chunk.key, result);
       }
-      next.set(chunk.key, result);
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
-      jobs.push(...result.jobs);
+      for (const job of result.jobs) jobs.push(job);
     }
-    this.analyses = next;
+    this.prune(this.analyses);
     // What a generator reads is substituted as one text: never per document.
     for (const finding of analyzeGeneratorInput(input).findings) findings.push(finding);
     return { findings, jobs };
   }
 }
+
+const NOTHING: FileAnalysis = { findings: [], jobs: [] };
 
 /**
  * A deep copy through JSON (Maps kept): cached results must not hold slices

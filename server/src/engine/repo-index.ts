@@ -28,6 +28,8 @@ export interface FileSummary {
   uses: string[];
   /** A `.sourceignore` file's text. */
   ignore?: string;
+  /** The file holds `${` but its names were not read (see RepoIndex.namesWanted): they are read only where they matter. */
+  usesPending?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   const usesNames = withUses && yaml && text.includes('${');
   const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : documents ?? parseYamlFile(text)) : undefined;
   const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
+  if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
   return summary;
 }
@@ -66,6 +69,8 @@ export class RepoIndex {
   private readonly inputShapes = new Map<string, string>();
   /** The `${NAME}` names each file uses (for the per-Kustomization report of unknown names). */
   private readonly uses = new Map<string, string[]>();
+  /** Files whose names were not read yet (namesWanted says which of them matter). */
+  private readonly usesPending = new Set<string>();
   private config: FluxConfig = NO_FLUX_CONFIG;
   private configShape = '';
   private graph: FluxGraph | null = null;
@@ -129,6 +134,7 @@ export class RepoIndex {
     }
     if (summary === undefined && this.inputs.has(path)) changed = this.recordInput(path, undefined) || changed;
     this.setUses(path, summary?.uses ?? []);
+    if (summary?.usesPending) this.usesPending.add(path);
     const facts = summary?.facts ?? null;
     const shape = facts ? shapeOf(facts) : undefined;
     if (shape !== this.shapes.get(path)) changed = true;
@@ -147,6 +153,7 @@ export class RepoIndex {
   /** The names of the `${NAME}`s a file uses (scalars of YAML resources, or a generator input's text). */
   setUses(path: string, names: string[]): void {
     const before = this.uses.get(path);
+    this.usesPending.delete(path);
     if (names.length === 0 ? before === undefined : before !== undefined && before.join() === names.join()) return;
     this.usesVersion++;
     if (names.length === 0) this.uses.delete(path);
@@ -192,6 +199,16 @@ export class RepoIndex {
       this.unknownNames = null;
     }
     return this.graph;
+  }
+
+  /**
+   * Files whose names the report of unknown names needs and that were not read yet: those a
+   * Kustomization whose names are unknown builds. The caller reads them and calls setUses().
+   */
+  namesWanted(): string[] {
+    if (this.usesPending.size === 0) return [];
+    const graph = this.fluxGraph();
+    return [...this.usesPending].filter((file) => graph.entriesOf(file).some((entry) => (entry.builder.vars?.unknown.length ?? 0) > 0));
   }
 
   /** The model's problems: references, invalid names, missing roots, and Kustomizations whose names cannot be known. */
@@ -309,7 +326,7 @@ function name(path: string): string {
 
 function shapeOf(facts: FileFacts): string {
   return JSON.stringify(facts, (key, value) => {
-    if (key === 'span' || key.endsWith('Span') || key === 'line' || key === 'optOut') return undefined;
+    if (key === 'span' || key.endsWith('Span') || key === 'line' || key === 'range' || key === 'optOut' || key === 'define') return undefined;
     return value instanceof Map ? [...value.entries()] : value;
   });
 }

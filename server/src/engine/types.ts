@@ -31,6 +31,14 @@ export interface Fix {
   preferred?: boolean;
 }
 
+/** Another place a finding is about (the Kustomization that substitutes, the contract entry). */
+export interface RelatedLocation {
+  /** Relative to the repository root, `/`-separated. */
+  file: string;
+  range: Range;
+  message: string;
+}
+
 export interface Finding {
   rule: string;
   severity: Severity;
@@ -41,6 +49,7 @@ export interface Finding {
   /** `metadata.name` of the Job the finding is about, as written; null when not about one Job. */
   job: string | null;
   fixes?: Fix[];
+  related?: RelatedLocation[];
 }
 
 export interface RuleMeta {

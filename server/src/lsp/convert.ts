@@ -17,8 +17,9 @@ export const SOURCE = 'flux-job-guard';
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information } as const;
 
-export function toDiagnostic(finding: Finding): Diagnostic {
-  return {
+/** A finding as a diagnostic; `uriOf` maps the repository paths of its related locations to URIs. */
+export function toDiagnostic(finding: Finding, uriOf?: (file: string) => string): Diagnostic {
+  const diagnostic: Diagnostic = {
     range: finding.range,
     severity: SEVERITY[finding.severity],
     code: finding.rule,
@@ -26,6 +27,10 @@ export function toDiagnostic(finding: Finding): Diagnostic {
     source: SOURCE,
     message: finding.message,
   };
+  if (uriOf && finding.related && finding.related.length > 0) {
+    diagnostic.relatedInformation = finding.related.map((related) => ({ location: { uri: uriOf(related.file), range: related.range }, message: related.message }));
+  }
+  return diagnostic;
 }
 
 export function sameDiagnostic(diagnostic: Diagnostic, finding: Finding): boolean {

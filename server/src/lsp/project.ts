@@ -9,7 +9,7 @@ import { isYamlPath } from '../engine/paths';
 import { isKustomizationFile } from '../engine/flux/facts';
 import { chunkKey, DocumentSession } from '../engine/incremental';
 import type { ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, skippedFinding } from '../engine/audit';
+import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
@@ -18,7 +18,7 @@ import { RepoIndex } from '../engine/repo-index';
 import { applySeverities } from '../engine/severity';
 import type { Finding } from '../engine/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { describeVariable, hoverAt, HoverResult, locator } from '../engine/services/hover';
+import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/services/hover';
 import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
@@ -137,9 +137,11 @@ export class Project {
     return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
-  /** Reads the generator inputs a kustomization file has just started to name. */
+  /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */
   async readNewInputs(): Promise<boolean> {
-    return (await readInputs(this.fs, this.index)).length > 0;
+    const read = (await readInputs(this.fs, this.index)).length > 0;
+    await readWantedNames(this.fs, this.index);
+    return read;
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */
@@ -158,20 +160,25 @@ export class Project {
     return path === this.contract.path || [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout].some((entry) => entry.file === path);
   }
 
-  /** Hover Markdown for a `${NAME}` or a TTL at `offset`. */
-  async hover(path: string, text: string, offset: number): Promise<HoverResult | null> {
+  /** Hover Markdown for a `${NAME}` or a TTL at `offset`; `uriOf` turns the files it mentions into links. */
+  async hover(path: string, text: string, offset: number, uriOf: (file: string) => string): Promise<HoverResult | null> {
     const variable = variableAt(this.index, this.contract, path, text, offset);
-    if (variable) {
-      const texts = new Map<string, string>();
-      for (const { definition } of variable.byKustomization) {
-        if (definition && !texts.has(definition.file)) {
-          const read = await this.fs.read(definition.file);
-          if (read.kind === 'text') texts.set(definition.file, read.text);
-        }
+    const texts = new Map<string, string>();
+    for (const { definition } of variable?.byKustomization ?? []) {
+      if (definition && !texts.has(definition.file)) {
+        const read = await this.fs.read(definition.file);
+        if (read.kind === 'text') texts.set(definition.file, read.text);
       }
-      return { markdown: describeVariable(variable, this.contract, locator((file) => texts.get(file))), span: variable.span };
     }
-    return hoverAt(this.index, this.contract, path, text, offset, locator(() => undefined));
+    const plain = plainLink((file) => texts.get(file));
+    // `[file:line](uri#Lline)`: VS Code opens the file at that line.
+    const link: Link = (file, at) => {
+      const label = plain(file, at);
+      const line = /:(\d+)$/.exec(label)?.[1];
+      return `[${label}](${uriOf(file)}${line ? `#L${line}` : ''})`;
+    };
+    if (variable) return { markdown: describeVariable(variable, this.contract, link), span: variable.span };
+    return hoverAt(this.index, this.contract, path, text, offset, link);
   }
 
   /** Where the `${NAME}` at `offset` is defined: files and spans. */

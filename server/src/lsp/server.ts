@@ -153,7 +153,9 @@ export function startServer(connection: Connection, platform: Platform): void {
     const sorted = sortFindings(findings);
     published.set(uri, sorted);
     publishedVersion.set(uri, version);
-    void connection.sendDiagnostics({ uri, diagnostics: sorted.map(toDiagnostic) });
+    const project = projects.get(rootFor(uri).toString());
+    const uriOfFile = project ? (file: string) => uriOf(project, file) : undefined;
+    void connection.sendDiagnostics({ uri, diagnostics: sorted.map((finding) => toDiagnostic(finding, uriOfFile)) });
   }
 
   async function publishContract(project: Project): Promise<void> {
@@ -314,7 +316,7 @@ export function startServer(connection: Connection, platform: Platform): void {
       if (!diagnostic && !intersects(finding.range, params.range)) continue;
       for (const fix of finding.fixes) {
         const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), versionOf);
-        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding), edit));
+        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding, (file) => uriOf(project, file)), edit));
       }
     }
     const fixAll = fixAllEdit(findings, params.textDocument.uri);
@@ -338,7 +340,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     const context = await documentContext(params.textDocument.uri);
     if (!context) return null;
     const { document, project, path, text } = context;
-    const hover = await project.hover(path, text, document.offsetAt(params.position));
+    const hover = await project.hover(path, text, document.offsetAt(params.position), (file) => uriOf(project, file));
     if (!hover) return null;
     return { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: { start: document.positionAt(hover.span[0]), end: document.positionAt(hover.span[1]) } };
   });

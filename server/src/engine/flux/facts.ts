@@ -11,6 +11,9 @@ import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild-facts';
 import { ArtifactDecl, artifactDecls, isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
+import { LineIndex } from '../text';
+import type { Range } from '../types';
+import { setInMap } from '../yaml-edit';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -62,14 +65,28 @@ export interface PathRef {
   span: [number, number] | null;
 }
 
+/**
+ * An edit of another file, prepared where that file is read (its ranges need its text): `newText`
+ * holds NAME_PLACEHOLDER where the name a fix defines goes.
+ */
+export interface EditTemplate {
+  range: Range;
+  newText: string;
+}
+
+export const NAME_PLACEHOLDER = 'FLUX_JOB_GUARD_NAME';
+
 export interface FluxKustomization {
   file: string;
   name: string;
   namespace: string | null;
   labels: Record<string, string>;
-  /** Offset of the document's `kind` (where findings about it point), and its 0-based line. */
+  /** Offset of the document's `kind` (where findings about it point), its 0-based line, and its range (for related locations). */
   span: [number, number];
   line: number;
+  range: Range;
+  /** Defining a name in its `spec.postBuild.substitute` (where it has a postBuild), as a quick fix elsewhere writes it. */
+  define: EditTemplate | null;
   /** spec.path normalized (source-relative), null when it leaves the source. */
   path: string | null;
   pathAsWritten: string;
@@ -117,6 +134,8 @@ export interface VariableSource {
   secret: boolean;
   /** Why its names cannot be known from the repository (an ExternalSecret with dataFrom), when they cannot. */
   unknownKeys?: string;
+  /** Adding a key to its `data` (a ConfigMap written in the repository), as a quick fix elsewhere writes it. */
+  define?: EditTemplate | null;
 }
 
 export interface ServiceAccountDecl {
@@ -210,6 +229,19 @@ function stringMap(parsed: ParsedDocument, node: unknown): Record<string, string
   return out;
 }
 
+/** The line index of the text being read (one per file, however many documents need it). */
+let lastLines: LineIndex | null = null;
+function linesOf(text: string): LineIndex {
+  if (lastLines?.text !== text) lastLines = new LineIndex(text);
+  return lastLines;
+}
+
+/** An edit template that sets `path` (ending in the name placeholder) to `""` under `map`. */
+function defineTemplate(parsed: ParsedDocument, map: YAMLMap, path: string[]): EditTemplate | null {
+  const edit = setInMap(parsed.source, map, parsed.base, [...path, NAME_PLACEHOLDER], '""');
+  return edit && edit.start === edit.end ? { range: linesOf(parsed.source).range(edit.start, edit.end), newText: edit.newText } : null;
+}
+
 function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap): FluxKustomization {
   const { doc } = parsed;
   const spec = asMap(doc, findPair(root, 'spec')?.value);
@@ -217,13 +249,16 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
   const written = scalarText(doc, pathNode) ?? '';
   const kindSpan = nodeSpan(parsed, findPair(root, 'kind')?.key) ?? nodeSpan(parsed, root) ?? [parsed.base, parsed.base];
   const postBuildPair = findPair(spec, 'postBuild');
+  const range = linesOf(parsed.source).range(kindSpan[0], kindSpan[1]);
   return {
     file,
     name: getString(doc, root, 'metadata', 'name') ?? '',
     namespace: getString(doc, root, 'metadata', 'namespace'),
     labels: stringMap(parsed, getNode(doc, root, 'metadata', 'labels')),
     span: kindSpan,
-    line: lineOf(parsed.source, kindSpan[0]),
+    line: range.start.line,
+    range,
+    define: asMap(doc, postBuildPair?.value) ? defineTemplate(parsed, root, ['spec', 'postBuild', 'substitute']) : null,
     path: normalizeSpecPath(written),
     pathAsWritten: written,
     pathSpan: pathNode ? nodeSpan(parsed, pathNode) : null,
@@ -341,13 +376,9 @@ function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kin
   };
   read('data', kind === 'Secret');
   if (kind === 'Secret') read('stringData', false);
-  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret' };
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+  // A Secret's values are base64 or encrypted: a quick fix defines names in ConfigMaps only.
+  const define = kind === 'ConfigMap' ? defineTemplate(parsed, root, ['data']) : null;
+  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret', define };
 }
 
 function decodeBase64(text: string): string {

@@ -426,7 +426,9 @@ export class FluxGraph {
   private apply(roots: RootCandidate[]): void {
     const webhookRefs = this.input.config.substituteFrom;
     roots.forEach((candidate, index) => {
-      const world: World = { index, label: candidate.kustomization.path || candidate.kustomization.pathAsWritten || '(root)', how: candidate.how, root: candidate.kustomization, source: candidate.source, count: roots.length };
+      // Without a root the fallback's roots are not clusters: one world, as far as messages go.
+      const count = candidate.how === 'fallback' ? 1 : roots.length;
+      const world: World = { index, label: candidate.kustomization.path || candidate.kustomization.pathAsWritten || '(root)', how: candidate.how, root: candidate.kustomization, source: candidate.source, count };
       this.worlds.push(world);
       const builders = this.walk(world, candidate);
       const applied = (file: string) => (this.entries.get(file) ?? []).some((entry) => entry.builder.world === world);

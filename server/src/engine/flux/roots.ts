@@ -54,6 +54,8 @@ export function syntheticKustomization(name: string, namespace: string | null, f
     labels: {},
     span,
     line: 0,
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    define: null,
     path,
     pathAsWritten: path,
     pathSpan: span,

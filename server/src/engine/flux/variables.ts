@@ -24,6 +24,8 @@ export interface UnknownNames {
 export interface VarSet {
   defined: Map<string, DefinedVariable>;
   unknown: UnknownNames[];
+  /** The objects its substituteFrom resolved to, in order (where a quick fix can define a name). */
+  sources: VariableSource[];
   /** Whether Flux substitutes at all (some variable resolves, an unknown source may, or strategy Always). */
   substitutes: boolean;
 }
@@ -48,12 +50,14 @@ export interface VariableContext {
 export function resolveVars(owner: string, postBuild: PostBuild, added: SubstituteFromRef[], context: VariableContext): VarSet {
   const defined = new Map<string, DefinedVariable>();
   const unknown: UnknownNames[] = [];
+  const sources: VariableSource[] = [];
   for (const ref of [...added, ...postBuild.substituteFrom]) {
     const source = context.candidates(ref)[0];
     if (!source || source.unknownKeys) {
       unknown.push({ ref, why: source?.unknownKeys ?? `no ${ref.kind} ${ref.name} is in the repository` });
       if (!source) continue;
     }
+    sources.push(source);
     for (const [name, located] of source.entries) {
       checkName(name, located, context);
       defined.set(name, { ...located, from: `${source.kind} ${source.name}`, secret: source.secret });
@@ -69,9 +73,9 @@ export function resolveVars(owner: string, postBuild: PostBuild, added: Substitu
     for (const variable of context.external) {
       if (!defined.has(variable.name)) defined.set(variable.name, { value: '', file: variable.file, span: variable.span, from: `flux.variables (${variable.reason})`, secret: true });
     }
-    return { defined, unknown: [], substitutes };
+    return { defined, unknown: [], sources, substitutes };
   }
-  return { defined, unknown, substitutes };
+  return { defined, unknown, sources, substitutes };
 }
 
 function checkName(name: string, located: Located<string>, context: VariableContext): void {

@@ -8,9 +8,9 @@
  * every use. Fixes: escape to `$${NAME}` where a shell reads the text.
  */
 import { FLUX_UNDEFINED } from './catalogue';
-import { escapeFix, knowsItsNames, kustomizationNames, lookup, SubstitutionRule } from './substitution-rule';
+import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
 import type { ExpressionOccurrence } from '../flux/envsubst';
-import type { Finding } from '../types';
+import type { Finding, Fix } from '../types';
 
 export const fluxSubstitutionUndefined: SubstitutionRule = {
   meta: FLUX_UNDEFINED,
@@ -32,9 +32,15 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
       message += occurrence.shell ? ` If the shell should see it, write $${written}.` : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
       const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
-      const fix = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
-      const fixes = fix ? [fix] : [];
-      findings.push(context.finding(this.meta, span, message, fixes));
+      // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
+      // should give it a value: define it where the Kustomization takes its variables, or give it a default.
+      const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
+      const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
+      const fallback = defaultFix(context, occurrence, expression, span);
+      if (fallback) fixes.push(fallback);
+      const found = context.finding(this.meta, span, message, fixes);
+      found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
+      findings.push(found);
     }
     return findings;
   },

@@ -1,9 +1,11 @@
 // What a Flux substitution rule module is: metadata and a check of one
 // occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
 // context of the Kustomizations that build the file.
+import { NAME_PLACEHOLDER } from '../flux/facts';
+import type { ExpressionOccurrence } from '../flux/envsubst';
 import type { Builder, DefinedVariable } from '../flux/graph';
 import type { SourceOccurrence } from '../flux/scalars';
-import type { Finding, Fix, RuleMeta } from '../types';
+import type { Finding, Fix, RelatedLocation, RuleMeta } from '../types';
 import type { OffsetEdit } from '../yaml-edit';
 
 export interface SubstitutionContext {
@@ -40,6 +42,36 @@ export function escapeFix(context: SubstitutionContext, occurrence: SourceOccurr
   for (let i = occurrence.span[0]; i < occurrence.span[1]; i++) if (context.text[i] === '$') edits.push({ start: i, end: i, newText: '$' });
   if (edits.length === 0) return null;
   return context.fix(`Escape ${what} from Flux ($\${ → the shell sees \${)`, edits, true);
+}
+
+/**
+ * Defining `name` where the Kustomizations take their variables: in each one's
+ * `postBuild.substitute`, and in the first ConfigMap of the repository its
+ * `substituteFrom` reads. The value is left empty for a person to fill in.
+ */
+export function defineFixes(name: string, builders: Builder[]): Fix[] {
+  const fixes: Fix[] = [];
+  const add = (title: string, file: string, template: { range: Fix['edits'][number]['range']; newText: string }) => {
+    if (fixes.some((fix) => fix.edits[0].file === file && fix.edits[0].range.start.line === template.range.start.line)) return;
+    fixes.push({ title, edits: [{ file, range: template.range, newText: template.newText.split(NAME_PLACEHOLDER).join(name) }] });
+  };
+  for (const { kustomization: k, vars } of builders) {
+    if (k.define) add(`Define ${name} in the postBuild.substitute of Kustomization "${k.name}" (a value to fill in)`, k.file, k.define);
+    const source = vars?.sources.find((candidate) => candidate.define);
+    if (source?.define) add(`Define ${name} in ConfigMap ${source.name} (${source.file}; a value to fill in)`, source.file, source.define);
+  }
+  return fixes;
+}
+
+/** `${NAME}` → `${NAME:=}`: a default Flux uses where nothing defines the name (a person writes it after `:=`). */
+export function defaultFix(context: SubstitutionContext, occurrence: SourceOccurrence, expression: ExpressionOccurrence, span: [number, number]): Fix | null {
+  if (expression.operator !== null || context.text[span[1] - 1] !== '}' || context.text.slice(span[0], span[1]) !== occurrence.value.slice(expression.start, expression.end)) return null;
+  return context.fix(`Give \${${expression.name}} a default: \${${expression.name}:=…}`, [{ start: span[1] - 1, end: span[1] - 1, newText: ':=' }]);
+}
+
+/** Where each Kustomization is written, for a finding's related locations (a few, not hundreds). */
+export function substitutedBy(builders: Builder[], what: string): RelatedLocation[] {
+  return builders.slice(0, 5).filter((b) => b.kustomization.file !== '').map((b) => ({ file: b.kustomization.file, range: b.kustomization.range, message: `Kustomization "${b.kustomization.name}" ${what}` }));
 }
 
 /** Who defines `name` for every substituting builder, or the builders that leave it undefined. */

@@ -71,7 +71,7 @@ export function variableAt(index: RepoIndex, contract: Contract, path: string, t
     const lineEnd = occurrence.value.indexOf('\n', occurrence.valueStart);
     const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
     const first = substituting[0];
-    const lookupFirst = (n: string) => first.vars?.defined.get(n)?.value;
+    const lookupFirst = shownValue(first);
     const rendered = envsubst(line, lookupFirst, { strict: flux.strict });
     const lenient = rendered.ok ? null : envsubst(line, lookupFirst, { strict: false });
     return {
@@ -95,7 +95,7 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
     return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
   }
   const builder = substituting[0];
-  const lookup = (name: string) => builder.vars?.defined.get(name)?.value;
+  const lookup = shownValue(builder);
   const parts = [`# ${path} as Flux Kustomization "${builder.kustomization.name}" renders it (post-build substitution${flux!.strict ? ', strict' : ''}).`];
   for (const parsed of parseYamlFile(text)) {
     if (parsed.doc.contents === null) continue;
@@ -125,6 +125,16 @@ function renderInput(path: string, text: string, flux: FluxFileContext): string 
   const region = generatorRegions(text, flux).find((candidate) => candidate.substituting.length > 0);
   if (!region) return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
   const builder = region.substituting[0];
-  const result = envsubst(text, (name) => builder.vars?.defined.get(name)?.value, { strict: flux.strict });
+  const result = envsubst(text, shownValue(builder), { strict: flux.strict });
   return result.ok ? result.output : `# Flux fails to build what Kustomization "${builder.kustomization.name}" makes of ${path}: ${result.error}\n${text}`;
 }
+
+/** The value a name takes under a Kustomization, as people may see it: a secret's value is masked. */
+function shownValue(builder: Builder): (name: string) => string | undefined {
+  return (name) => {
+    const variable = builder.vars?.defined.get(name);
+    return variable === undefined ? undefined : variable.secret ? SECRET_MASK : variable.value;
+  };
+}
+
+export const SECRET_MASK = '••••';

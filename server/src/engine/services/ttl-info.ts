@@ -7,6 +7,7 @@ import { isJobDocument, jobFacts } from '../jobs';
 import type { RepoIndex } from '../repo-index';
 import { parseYamlFile } from '../yaml-docs';
 import { humanDuration, parseGoDuration } from './duration';
+import type { Link } from './hover';
 
 export interface TtlCycle {
   span: [number, number];
@@ -41,14 +42,24 @@ export function describeRerun(seconds: number): string {
   return `Flux re-creates this Job about ${humanDuration(seconds)} after it finishes: it runs again ${rough}`;
 }
 
-export function describeTtlCycle(cycle: TtlCycle, contract: Contract): string {
+export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link): string {
   const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}** (the contract requires ${contract.requiredTtl})`];
   if (cycle.kustomizations.length === 0) {
-    lines.push('No Flux Kustomization in this repository builds this Job: nothing re-creates it after the TTL controller deletes it.');
+    lines.push('No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.');
+    return lines.join('\n\n');
   }
+  // Kustomizations with the same schedule share one line (a Job built in several clusters, say).
+  const groups = new Map<string, TtlCycle['kustomizations']>();
   for (const k of cycle.kustomizations) {
-    lines.push(`Built by Flux Kustomization \`${k.name}\` (${k.file}:${k.line + 1}), interval ${k.interval ?? 'unset'}, prune ${k.prune}.`);
-    if (k.rerunSeconds !== null) lines.push(`${describeRerun(k.rerunSeconds)}. A re-run must converge: say why in the \`# ${contract.convergenceNote}\` comment.`);
+    const key = `${k.interval}|${k.prune}|${k.rerunSeconds}`;
+    groups.set(key, [...(groups.get(key) ?? []), k]);
   }
+  for (const group of groups.values()) {
+    const first = group[0];
+    const names = group.slice(0, 3).map((k) => `\`${k.name}\` (${link(k.file, { line: k.line })})`).join(', ') + (group.length > 3 ? `, and ${group.length - 3} more` : '');
+    lines.push(`Applied by Flux Kustomization${group.length > 1 ? 's' : ''} ${names}, interval ${first.interval ?? 'unset'}, prune ${first.prune}.`);
+    if (first.rerunSeconds !== null) lines.push(`${describeRerun(first.rerunSeconds)}.`);
+  }
+  lines.push(`A re-run must converge: say why in the \`# ${contract.convergenceNote}\` comment.`);
   return lines.join('\n\n');
 }
