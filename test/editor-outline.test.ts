@@ -6,6 +6,7 @@
 // applies is no workspace symbol.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { hoverAt, plainLink } from '../server/src/engine/services/hover';
 import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engine/services/job-lens';
 import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/services/resource-facts';
 import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/services/workspace-symbols';
@@ -17,6 +18,9 @@ const JOB_PATH = 'apps/job.yaml';
 function lenses(r: Repo, file: string, text = r.files[file]) {
   return jobLenses(r.index, r.contract, file, new ChunkCache(resourcesIn, (chunk) => MAY_BE_JOB.test(chunk)).of(text));
 }
+
+/** Places as `file:line`, the way the lens's message shows them. */
+const LINK = plainLink(() => undefined);
 
 const NO_TTL = JOB.replace(/  # converges.*\n  ttlSecondsAfterFinished: 86400\n/, '');
 
@@ -52,15 +56,15 @@ describe('the lens on every Job', () => {
 
   test("the explanation: the TTL hover's text where there is a TTL, else why the Job is not re-created", async () => {
     const r = await repo();
-    const explained = jobCycleExplanation(r.index, r.contract, JOB_PATH, JOB, lenses(r, JOB_PATH)[0]);
-    assert.match(explained, /^\*\*ttlSecondsAfterFinished: 86400\*\* \(the contract requires 86400\)/);
-    assert.match(explained, /Built by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h, prune true\./);
+    const explained = jobCycleExplanation(r.index, r.contract, JOB_PATH, JOB, lenses(r, JOB_PATH)[0], LINK);
+    assert.equal(explained, hoverAt(r.index, r.contract, JOB_PATH, JOB, JOB.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown, "exactly the TTL hover's text");
+    assert.match(explained, /Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h, prune true\./);
     const bare = await repo({ [JOB_PATH]: NO_TTL });
-    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0]), /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s);
-    assert.match(jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0]), /No Flux Kustomization in this repository builds this Job: nothing re-creates it/);
+    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK), /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s);
+    assert.match(jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0], LINK), /No Flux Kustomization in this repository builds this Job: nothing re-creates it/);
     const archived = ARCHIVED.replace(/  # converges.*\n  ttlSecondsAfterFinished: 86400\n/, '');
     const dead = await repo({ 'archive/job.yaml': archived });
-    assert.match(jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0]), /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/);
+    assert.match(jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0], LINK), /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/);
   });
 });
 

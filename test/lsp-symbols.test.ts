@@ -164,7 +164,7 @@ describe('code lens and symbols', () => {
     assert.equal(resolved.command!.command, 'fluxJobGuard.showJobCycle');
     const [args] = resolved.command!.arguments as Array<{ uri: string; position: unknown; markdown: string }>;
     assert.deepEqual([args.uri, args.position], [JOB_URI(), { line: 6, character: 2 }]);
-    assert.match(args.markdown, /Built by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\)/);
+    assert.match(args.markdown, /Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\)/);
   });
 
   test('document symbols of a file of several resources; none for a file of one', async () => {

@@ -31,6 +31,7 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../engine/text';
 import { variableCompletion } from '../engine/services/completion';
+import { plainLink } from '../engine/services/hover';
 import { inlayHints } from '../engine/services/inlay-hints';
 import { jobCycleExplanation, jobLenses } from '../engine/services/job-lens';
 import { prepareVariableRename, renameVariable } from '../engine/services/rename';
@@ -201,7 +202,8 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
     const args: ShowJobCycleArgs = {
       uri: data.uri,
       position: lens.ttlKeySpan ? context.document.positionAt(lens.ttlKeySpan[0]) : null,
-      markdown: jobCycleExplanation(context.project.index, context.project.contract, context.path, context.text, lens),
+      // `file:line`: the client shows it in a message when there is no TTL hover to show.
+      markdown: jobCycleExplanation(context.project.index, context.project.contract, context.path, context.text, lens, plainLink(() => undefined)),
     };
     return { ...codeLens, command: { title: lens.title, command: SHOW_JOB_CYCLE, arguments: [args] } };
   });

@@ -10,7 +10,8 @@ import type { SourceOccurrence } from '../flux/scalars';
 import { fluxContextOf } from '../repo-analysis';
 import type { RepoIndex } from '../repo-index';
 import { substitutedRegions } from './substituted-text';
-import { builderLabel, differsBy, MASK, oneLine } from './variable-display';
+import { SECRET_MASK } from './substitution-info';
+import { builderLabel, differsBy, oneLine } from './variable-display';
 
 export interface InlayHintItem {
   /** Where the hint stands: right after the `}` (or the escape). */
@@ -62,7 +63,7 @@ function outcome(written: string, expression: ExpressionOccurrence, builder: Bui
   const defined = builder.vars?.defined.has(expression.name ?? '') ?? false;
   let label: string;
   if (!evaluated.ok) label = evaluated.error.startsWith('variable not set') ? '(fails: strict)' : `(fails: ${evaluated.error})`;
-  else if (evaluated.secret) label = `= ${MASK}`;
+  else if (evaluated.secret) label = `= ${SECRET_MASK}`;
   else if (!defined && !expression.hasDefault) label = (builder.vars?.unknown.length ?? 0) > 0 ? '(unknown: not in the repository)' : '(unset)';
   else label = `= ${oneLine(evaluated.output)}${defined ? '' : ' (default)'}`;
   return { label, line: `- Kustomization \`${builderLabel(builder)}\`: ${label}` };
@@ -106,7 +107,7 @@ function escapeHint(first: SourceOccurrence, last: SourceOccurrence, region: Sub
   const offset = text.slice(first.span[0], fileEnd) === written ? fileEnd : last.span[1];
   const labels = region.substituting.map((builder) => {
     const evaluated = evaluate(written, builder, false);
-    return !evaluated.ok ? '' : evaluated.secret ? `→ ${MASK}` : `→ ${oneLine(evaluated.output)}`;
+    return !evaluated.ok ? '' : evaluated.secret ? `→ ${SECRET_MASK}` : `→ ${oneLine(evaluated.output)}`;
   });
   const receiver = first.shell ? 'the shell receives' : 'Flux writes';
   return { offset, label: combined(labels, region.substituting), tooltip: `\`${written}\`: ${receiver} \`${labels[0].slice(2)}\` (\`$$\` is Flux's escape for \`$\`).` };

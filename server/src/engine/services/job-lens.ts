@@ -6,8 +6,10 @@
 import { coverageOf } from '../analyze';
 import type { Contract } from '../contract/model';
 import type { FluxKustomization } from '../flux/facts';
+import type { Builder } from '../flux/graph';
 import type { RepoIndex } from '../repo-index';
 import { humanDuration, parseGoDuration } from './duration';
+import { kustomizationList, Link } from './hover';
 import type { ResourceFacts } from './resource-facts';
 import { describeTtlCycle, rerunPeriod, ttlAt } from './ttl-info';
 
@@ -24,14 +26,14 @@ export const NOT_APPLIED = 'no Flux Kustomization applies this Job';
 const ONCE = 'runs once per new name';
 
 /** The Kustomizations that apply the file as a resource (once each, whatever the world). */
-function applying(index: RepoIndex, path: string): FluxKustomization[] {
-  const found: FluxKustomization[] = [];
-  for (const entry of index.fluxGraph(true).entriesOf(path)) if (entry.role === 'resource' && !found.includes(entry.builder.kustomization)) found.push(entry.builder.kustomization);
+function applying(index: RepoIndex, path: string): Builder[] {
+  const found: Builder[] = [];
+  for (const entry of index.fluxGraph(true).entriesOf(path)) if (entry.role === 'resource' && !found.some((b) => b.kustomization === entry.builder.kustomization)) found.push(entry.builder);
   return found;
 }
 
 export function jobLenses(index: RepoIndex, contract: Contract, path: string, resources: ResourceFacts[]): JobLens[] {
-  const kustomizations = applying(index, path);
+  const kustomizations = applying(index, path).map((builder) => builder.kustomization);
   return resources.flatMap((resource) => {
     if (!resource.job) return [];
     return [{ span: resource.span, name: resource.name, title: cycleTitle(contract, path, resource, kustomizations), ttlKeySpan: resource.job.ttl?.keySpan ?? null }];
@@ -56,16 +58,16 @@ function intervalOf(k: FluxKustomization): number | null {
 }
 
 /** The lens's explanation (Markdown): the TTL hover's text, or why the Job is not re-created. */
-export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: string, text: string, lens: JobLens): string {
+export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: string, text: string, lens: JobLens, link: Link): string {
   if (lens.ttlKeySpan) {
     // The hover's own text, computed on the Job's document alone.
     const cycle = ttlAt(index, path, text.slice(lens.span[0], lens.span[1]), lens.ttlKeySpan[0] - lens.span[0]);
-    if (cycle) return describeTtlCycle(cycle, contract);
+    if (cycle) return describeTtlCycle(cycle, contract, link);
   }
-  const kustomizations = applying(index, path);
+  const builders = applying(index, path);
   const job = `**Job ${lens.name ?? '(no name)'}**: ${lens.title}.`;
-  if (kustomizations.length === 0) return `${job}\n\nNo live Flux Kustomization in this repository applies ${path}: nothing creates this Job, nor re-creates it.`;
+  if (builders.length === 0) return `${job}\n\nNo live Flux Kustomization in this repository applies ${path}: nothing creates this Job, nor re-creates it.`;
   const entry = coverageOf(contract, path, lens.name).noFinishTimeout[0];
-  const why = entry ? `The contract lists it in noFinishTimeout: ${entry.reason ?? '(no reason)'}` : 'It sets no ttlSecondsAfterFinished.';
-  return `${job}\n\n${why} The finished Job stays, with its completion, and Flux does not run it again while its name stays the same; a new run needs a new name (a changed pod template under the same name fails: \`field is immutable\`).\n\nApplied by ${kustomizations.map((k) => `Flux Kustomization \`${k.name}\` (${k.file}:${k.line + 1}), interval ${k.interval ?? 'unset'}`).join('; ')}.`;
+  const why = entry ? `The contract lists it in noFinishTimeout: ${entry.reason || '(no reason written)'}` : 'It sets no ttlSecondsAfterFinished.';
+  return `${job}\n\n${why} The finished Job stays, with its completion, and Flux does not run it again while its name stays the same; a new run needs a new name (a changed pod template under the same name fails: \`field is immutable\`).\n\nApplied by ${kustomizationList(builders, link)}.`;
 }

@@ -2,13 +2,13 @@
 // a Secret's value (or one from outside the repository) never, a long or
 // multi-line value as one short line.
 import type { Builder, DefinedVariable } from '../flux/graph';
+import { SECRET_MASK } from './substitution-info';
 
-export const MASK = '••••';
 const MAX_LENGTH = 40;
 
 /** The value as the editor may show it: masked when secret. */
 export function shownValue(defined: DefinedVariable): string {
-  return defined.secret ? MASK : defined.value;
+  return defined.secret ? SECRET_MASK : defined.value;
 }
 
 /** One line of at most ~40 characters: line breaks shown as ⏎, the rest cut with …. */
