@@ -60,8 +60,10 @@ describe('the lens on every Job', () => {
     assert.equal(explained, hoverAt(r.index, r.contract, JOB_PATH, JOB, JOB.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown, "exactly the TTL hover's text");
     assert.match(explained, /Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h, prune true\./);
     const bare = await repo({ [JOB_PATH]: NO_TTL });
-    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK), /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s);
-    assert.match(jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0], LINK), /No Flux Kustomization in this repository builds this Job: nothing re-creates it/);
+    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK), /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s);
+    const unapplied = jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0], LINK);
+    assert.equal(unapplied, hoverAt(r.index, r.contract, 'archive/job.yaml', ARCHIVED, ARCHIVED.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown);
+    assert.match(unapplied, /No Flux Kustomization in this repository applies this Job/);
     const archived = ARCHIVED.replace(/  # converges.*\n  ttlSecondsAfterFinished: 86400\n/, '');
     const dead = await repo({ 'archive/job.yaml': archived });
     assert.match(jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0], LINK), /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/);

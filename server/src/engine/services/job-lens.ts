@@ -69,5 +69,5 @@ export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: 
   if (builders.length === 0) return `${job}\n\nNo live Flux Kustomization in this repository applies ${path}: nothing creates this Job, nor re-creates it.`;
   const entry = coverageOf(contract, path, lens.name).noFinishTimeout[0];
   const why = entry ? `The contract lists it in noFinishTimeout: ${entry.reason || '(no reason written)'}` : 'It sets no ttlSecondsAfterFinished.';
-  return `${job}\n\n${why} The finished Job stays, with its completion, and Flux does not run it again while its name stays the same; a new run needs a new name (a changed pod template under the same name fails: \`field is immutable\`).\n\nApplied by ${kustomizationList(builders, link)}.`;
+  return `${job}\n\n${why} The finished Job stays, with its completion, and Flux does not run it again while its name stays the same; a new run needs a new name (a changed pod template under the same name fails: \`field is immutable\`).\n\nApplied by ${kustomizationList(builders, link)}, interval ${[...new Set(builders.map((b) => b.kustomization.interval ?? 'unset'))].join(' or ')}.`;
 }
