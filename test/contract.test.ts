@@ -10,7 +10,7 @@ import { DEFAULT_INCLUDE } from '../server/src/engine/contract/model';
 import type { ReadResult, RepoFs } from '../server/src/engine/repo-fs';
 import { RULE_IDS } from '../server/src/engine/rules';
 import type { Finding } from '../server/src/engine/types';
-import { lines } from './helpers/table';
+import { applyFileEdits, lines } from './helpers/table';
 
 const CONTRACT = '.flux-job-guard.yaml';
 
@@ -130,7 +130,7 @@ describe('loadContract: schema', () => {
     { name: 'flux.substitution not a mode', text: lines('flux:', '  substitution: sometimes'), range: [1, 16, 1, 25], message: '`flux.substitution` must be one of auto, always, never.' },
     { name: 'not YAML', text: lines('ttl:', '  required: [1, 2'), range: [2, 0, 2, 0], message: 'The contract file is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]' },
     { name: 'two documents', text: lines('ttl: {}', '---', 'jobs: {}'), range: [2, 0, 3, 0], message: 'The contract file must hold one YAML document.' },
-    { name: 'an entry without a reason', rule: 'contract-reason-missing', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml'), range: [2, 6, 2, 18], message: '`ttl.noFinishTimeout[0]` has no reason: write down why this Job is an exception.' },
+    { name: 'an entry without a reason', rule: 'contract-reason-missing', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml'), range: [2, 6, 2, 18], message: '`ttl.noFinishTimeout[0]` has no reason: write down why this is an exception.' },
   ];
 
   for (const c of cases) {
@@ -399,5 +399,54 @@ describe('rules: severity overrides in the audit', () => {
     const result = await run({ ...files, [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: k/gone.yaml', '      reason: r', 'rules:', '  contract-file-missing: info', '  ttl-convergence-note: off') });
     assert.deepEqual(result.findings.map((f) => [f.rule, f.severity]), [['contract-file-missing', 'info']]);
     assert.equal(result.summary.errors, 0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Quick fixes in the contract file: every finding that a text edit can settle has one, and the
+// edited contract no longer has the finding (nor a new one).
+// ---------------------------------------------------------------------------------------------
+
+describe('contract quick fixes', () => {
+  /** The one fix titled `title` of the finding `rule`, applied to the contract; the findings after it. */
+  async function fixed(files: Record<string, string>, rule: string, title: string): Promise<{ text: string; after: string[] }> {
+    const finding = (await run(files)).findings.find((f) => f.rule === rule);
+    assert.ok(finding, `a ${rule} finding`);
+    const fix = finding.fixes?.find((candidate) => candidate.title === title);
+    assert.ok(fix, `fix "${title}" among ${JSON.stringify(finding.fixes?.map((f) => f.title))}`);
+    const text = applyFileEdits(files[CONTRACT], fix.edits.filter((edit) => edit.file === CONTRACT));
+    return { text, after: await findingsOf({ ...files, [CONTRACT]: text }) };
+  }
+
+  test('an unknown key is renamed to the one it was meant to be', async () => {
+    const { text, after } = await fixed({ ...BASE, [CONTRACT]: BASE_CONTRACT + 'rulez:\n  ttl-missing: error\n' }, 'contract-invalid', 'Rename to `rules`');
+    assert.equal(text, BASE_CONTRACT + 'rules:\n  ttl-missing: error\n');
+    assert.deepEqual(after, []);
+  });
+
+  test('an entry whose file is gone is removed (its lines, nothing else)', async () => {
+    const stale = contractOf(NFT_IMPORT, OFT_CHART, '  # kept: a comment below the lists', '');
+    const files = { ...BASE, [CONTRACT]: stale.replace('k/import.yaml', 'k/gone.yaml') };
+    const { text, after } = await fixed(files, 'contract-file-missing', 'Remove the noFinishTimeout entry');
+    assert.equal(text, contractOf([], OFT_CHART, '  # kept: a comment below the lists', ''));
+    assert.deepEqual(after, ['ttl-missing k/import.yaml 4:0-4:4'], 'the Job the entry no longer covers: its own finding');
+  });
+
+  test('a stale value is updated to the one the Job sets', async () => {
+    const { text, after } = await fixed({ ...BASE, 'k/chart.yaml': chart('90') }, 'contract-stale', 'Update the value to 90');
+    assert.equal(text, BASE_CONTRACT.replace('value: 60', 'value: 90'));
+    assert.deepEqual(after, []);
+  });
+
+  test('a Job covered twice: the second entry is removed', async () => {
+    const files = { ...BASE, [CONTRACT]: contractOf([...NFT_IMPORT, ...NFT_IMPORT], OFT_CHART) };
+    const { text, after } = await fixed(files, 'contract-duplicate', 'Remove the noFinishTimeout entry');
+    assert.equal(text, BASE_CONTRACT);
+    assert.deepEqual(after, []);
+  });
+
+  test('a placeholder reason (what a quick fix wrote) is flagged like a missing one', async () => {
+    const files = { ...BASE, [CONTRACT]: BASE_CONTRACT.replace('Its completions are the record of the import.', 'TODO write why this Job is an exception') };
+    assert.deepEqual(await findingsOf(files), ['contract-reason-missing .flux-job-guard.yaml 4:14-4:53']);
   });
 });

@@ -276,7 +276,7 @@ describe('the contract file in the editor', () => {
       const contractUri = fileUri(join(root, CONTRACT));
       const create = (add.edit!.documentChanges ?? []).find((change) => 'kind' in change && change.kind === 'create');
       assert.deepEqual(create, { kind: 'create', uri: contractUri, options: { ignoreIfExists: true } });
-      assert.equal(applyEdits('', editsFor(add.edit!, contractUri)), lines('# Flux Job Guard contract (see contract.md)', 'ttl:', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
+      assert.equal(applyEdits('', editsFor(add.edit!, contractUri)), lines('# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.', 'ttl:', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
     } finally {
       await client.shutdown();
     }

@@ -163,7 +163,11 @@ function checkFix(testCase: TableCase, finding: Finding, fix: Fix, expected: Exp
 
   // Negative control: the fixed files, analysed again.
   const again = analyse(result.text, { ...testCase, contract: result.contract });
-  assert.deepEqual(again.contractFindings.map((f) => `${f.rule}: ${f.message}`), [], `${where}: the contract after the fix must load cleanly`);
+  // A contract entry the fix wrote carries a placeholder reason for a person to replace: flagged, and nothing else.
+  const placeholder = (f: { rule: string; message: string }) => f.rule === 'contract-reason-missing' && f.message.includes('placeholder');
+  const wrotePlaceholder = result.editedContract && (result.contract ?? '').includes('reason: TODO');
+  assert.deepEqual(again.contractFindings.filter((f) => !(wrotePlaceholder && placeholder(f))).map((f) => `${f.rule}: ${f.message}`), [], `${where}: the contract after the fix must load cleanly (but for the placeholder reason it wrote)`);
+  if (wrotePlaceholder) assert.ok(again.contractFindings.some(placeholder), `${where}: the placeholder reason is flagged`);
   const rulesAfter = sortedRules(again.analysis.findings);
   assert.deepEqual(rulesAfter, [...expected.after].sort(), `${where}: findings after the fix\n${describeFindings(again.analysis.findings)}`);
   const sameBefore = analyse(testCase.text, testCase).analysis.findings.filter((f) => f.rule === finding.rule && f.job === finding.job).length;

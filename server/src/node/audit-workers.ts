@@ -39,7 +39,7 @@ class Pool {
   constructor(size: number, setup: WorkerSetup) {
     this.workers = Array.from({ length: size }, (_, index) => {
       // A bounded heap makes each worker collect its parse garbage early: the CLI stays small.
-      const worker = new Worker(workerScript()!, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 } });
+      const worker = new Worker(workerScript()!, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 } });
       worker.on('message', (reply: Reply) => {
         const waiter = this.pending.get(reply.id);
         this.pending.delete(reply.id);

@@ -1,7 +1,7 @@
 // RepoFs over Node's file system, for the CLI and the desktop server. It never
 // leaves the root: symbolic links are followed only when their target is
 // inside it, and linked folders are not descended (no loops, no escapes).
-import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/repo-fs';
 
@@ -22,6 +22,7 @@ export class NodeRepoFs implements RepoFs {
     this.root = real;
   }
 
+  /** Lists synchronously, like the reads: awaiting each of thousands of folders left the process idle. */
   async listFiles(): Promise<string[]> {
     const files: string[] = [];
     const pending = [''];
@@ -29,7 +30,7 @@ export class NodeRepoFs implements RepoFs {
       const dir = pending.pop()!;
       let entries;
       try {
-        entries = await fs.readdir(nodePath.join(this.root, dir), { withFileTypes: true });
+        entries = readdirSync(nodePath.join(this.root, dir), { withFileTypes: true });
       } catch {
         continue; // unreadable folder: nothing to list
       }

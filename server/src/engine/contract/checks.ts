@@ -5,17 +5,26 @@ import type { JobRecord } from '../analyze';
 import { makeFinding } from '../analyze';
 import { CONTRACT_DUPLICATE, CONTRACT_FILE_MISSING, CONTRACT_NO_JOB, CONTRACT_NO_JOBS, CONTRACT_STALE } from '../rules/catalogue';
 import { LineIndex } from '../text';
-import type { Finding, RuleMeta } from '../types';
+import type { Finding, Fix, RuleMeta } from '../types';
+import { deleteLines } from '../yaml-edit';
 import type { Contract, Span, TtlEntry } from './model';
 
 /** What the repository holds at a path an entry names. */
 export type FileJobs = { exists: false } | { exists: true; jobs: JobRecord[] };
 
+/** Removing a list entry (its lines, dash included; comments around it stay): the fix of an entry that rotted. */
+export function removeEntry(contract: Contract, lines: LineIndex, item: Span, what: string): Fix {
+  const first = lines.position(item[0]).line;
+  const last = lines.position(Math.max(item[0], item[1] - 1)).line;
+  const edit = deleteLines(lines, first, last);
+  return { title: `Remove the ${what}`, edits: [{ file: contract.path, range: lines.range(edit.start, edit.end), newText: edit.newText }] };
+}
+
 export function checkContractEntries(contract: Contract, jobsIn: (file: string) => FileJobs): Finding[] {
   const lines = new LineIndex(contract.text);
   const findings: Finding[] = [];
-  const report = (meta: RuleMeta, entry: TtlEntry, span: Span | undefined, message: string) =>
-    findings.push(makeFinding(meta, contract.path, lines, span ?? entry.spans.file, message, entry.job));
+  const report = (meta: RuleMeta, entry: TtlEntry, span: Span | undefined, message: string, fixes: Fix[] = [removeEntry(contract, lines, entry.spans.item, `${entry.list} entry`)]) =>
+    findings.push(makeFinding(meta, contract.path, lines, span ?? entry.spans.file, message, entry.job, fixes));
   const coveredBy = new Map<string, TtlEntry>();
   const entries = [...contract.noFinishTimeout, ...contract.otherFinishTimeout].sort((a, b) => a.spans.item[0] - b.spans.item[0]);
 
@@ -36,7 +45,12 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
       continue;
     }
     const stale = staleMessage(entry, covered);
-    if (stale) report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? entry.spans.value ?? entry.spans.job : entry.spans.job, `The ${where} is stale: ${stale}`);
+    if (stale) {
+      // A value every covered Job agrees on can be written into the entry instead.
+      const values = [...new Set(covered.map((job) => job.ttl?.value))];
+      const update = entry.list === 'otherFinishTimeout' && entry.spans.value && values.length === 1 && typeof values[0] === 'number' ? [{ title: `Update the value to ${values[0]}`, edits: [{ file: contract.path, range: lines.range(entry.spans.value[0], entry.spans.value[1]), newText: String(values[0]) }] }] : [];
+      report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? entry.spans.value ?? entry.spans.job : entry.spans.job, `The ${where} is stale: ${stale}`, [...update, removeEntry(contract, lines, entry.spans.item, `${entry.list} entry`)]);
+    }
     markCovered(coveredBy, entry, covered.map((job) => `${entry.file}#${job.name}`), report);
   }
   return findings;
@@ -87,7 +101,7 @@ export function checkExternalAccounts(contract: Contract, repository: { declares
       problem = `${where} is stale: no pod in the repository runs as it. Remove the entry.`;
     }
     seen.add(key);
-    if (problem) findings.push(makeFinding(meta, contract.path, lines, account.spans.name, problem, null));
+    if (problem) findings.push(makeFinding(meta, contract.path, lines, account.spans.name, problem, null, [removeEntry(contract, lines, account.spans.item, 'serviceAccounts.external entry')]));
   });
   return findings;
 }
@@ -105,18 +119,18 @@ export interface FluxFacts {
 export function checkFluxEntries(contract: Contract, repository: FluxFacts): Finding[] {
   const lines = new LineIndex(contract.text);
   const findings: Finding[] = [];
-  const report = (meta: RuleMeta, span: Span, message: string) => findings.push(makeFinding(meta, contract.path, lines, span, message, null));
+  const report = (meta: RuleMeta, span: Span, message: string, item: Span = span) => findings.push(makeFinding(meta, contract.path, lines, span, message, null, [removeEntry(contract, lines, item, 'entry')]));
   contract.flux.roots.forEach((root, index) => {
     if (!repository.hasFolder(root.path)) report(CONTRACT_FILE_MISSING, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
   });
   contract.flux.sources.forEach((source, index) => {
-    if (!repository.hasFolder(source.path)) report(CONTRACT_FILE_MISSING, source.span, `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
+    if (!repository.hasFolder(source.path)) report(CONTRACT_FILE_MISSING, source.span, `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`, source.item);
   });
   contract.flux.substituteFrom.forEach((ref, index) => {
     if (!ref.optional && !repository.declaresObject(ref.kind, ref.name)) report(CONTRACT_STALE, ref.span, `flux.substituteFrom[${index}] names ${ref.kind} ${ref.name}, which nothing in the repository defines. Mark it optional: true if the cluster holds it, or remove the entry.`);
   });
   (contract.flux.variables ?? []).forEach((variable, index) => {
-    if (!repository.usesName(variable.name)) report(CONTRACT_STALE, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`);
+    if (!repository.usesName(variable.name)) report(CONTRACT_STALE, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);
   });
   return findings;
 }

@@ -10,6 +10,9 @@ import { Contract, contractDir, TtlListName } from './model';
 
 export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';
 
+/** The first line of a contract file a quick fix (or the Create Contract File command) writes. */
+export const CONTRACT_HEADER = '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.';
+
 export function contractEntryEdit(contract: Contract, list: TtlListName, file: string, job: string | null, value?: number): FileEdit | null {
   if (contract.unreadable) return null;
   // The entry that covers the Job: its own, else a file-wide one (a second entry would be a contract-duplicate).
@@ -25,7 +28,7 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
   itemLines.push(`reason: ${REASON_PLACEHOLDER}`);
   if (!contract.exists) {
     const body = ['ttl:', `  ${list}:`, ...itemLines.map((line, i) => `    ${i === 0 ? '- ' : '  '}${line}`)].join('\n');
-    return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
+    return { file: contract.path, range: zeroRange(), newText: `${CONTRACT_HEADER}\n${body}\n`, create: true };
   }
   const parsed = loadedDocument(contract);
   if (parsed === null) return null;
@@ -44,7 +47,7 @@ export function contractListEdit(contract: Contract, path: string[], items: stri
     const lines = path.map((key, i) => `${'  '.repeat(i)}${key}:`);
     const indent = '  '.repeat(path.length);
     const body = [...lines, ...items.flatMap((itemLines) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`))].join('\n');
-    return { file: contract.path, range: zeroRange(), newText: `# Flux Job Guard contract (see contract.md)\n${body}\n`, create: true };
+    return { file: contract.path, range: zeroRange(), newText: `${CONTRACT_HEADER}\n${body}\n`, create: true };
   }
   const parsed = loadedDocument(contract);
   if (parsed === null) return null;

@@ -18,6 +18,12 @@ import {
   TtlListName,
 } from './model';
 import { joinRepoPath } from '../paths';
+import type { OffsetEdit } from '../yaml-edit';
+
+/** A reason a quick fix wrote (`TODO …`) that nobody replaced yet. */
+export function isPlaceholderReason(reason: string): boolean {
+  return /^TODO\b/i.test(reason.trim());
+}
 import { globProblem } from '../glob';
 
 /** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
@@ -260,7 +266,7 @@ class ContractReader {
       const path = written === null ? null : this.folder(written, this.spanOf(findPair(map, 'path')!.value)!, `${where}.path`);
       if (kind === null || name === null || path === null || !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) return;
       const namespace = this.string(findPair(map, 'namespace'), `${where}.namespace`);
-      this.contract.flux.sources.push({ kind: kind as 'OCIRepository', name, namespace, path, file: this.contract.path, span: this.spanOf(findPair(map, 'path')!.value)! });
+      this.contract.flux.sources.push({ kind: kind as 'OCIRepository', name, namespace, path, file: this.contract.path, span: this.spanOf(findPair(map, 'path')!.value)!, item: span });
     });
   }
 
@@ -296,7 +302,7 @@ class ContractReader {
       const name = this.string(namePair, `${where}.name`);
       if (!namePair) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`name\`: name the variable.`);
       const reason = this.reason(findPair(map, 'reason'), span, where);
-      if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)! });
+      if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)!, item: span });
     });
     this.contract.flux.variables = variables;
   }
@@ -320,7 +326,8 @@ class ContractReader {
       }
       if (id !== null) seen.add(id);
       if (id === null || !this.knownRules.has(id)) {
-        this.report('contract-invalid', keySpan, `Unknown rule \`rules.${id ?? '?'}\`${suggestion(id ?? '', [...this.knownRules])}.`);
+        const meant = closest(id ?? '', [...this.knownRules]);
+        this.report('contract-invalid', keySpan, `Unknown rule \`rules.${id ?? '?'}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
         continue;
       }
       const value = isScalar(pair.value) ? pair.value.value : undefined;
@@ -339,7 +346,8 @@ class ContractReader {
       const keySpan = this.spanOf(pair.key) ?? this.spanOf(map)!;
       const path = where ? `${where}.${key}` : String(key);
       if (key === null || !allowed.includes(key)) {
-        this.report('contract-invalid', keySpan, `Unknown key \`${path}\`${suggestion(key ?? '', allowed)}.`);
+        const meant = closest(key ?? '', allowed);
+        this.report('contract-invalid', keySpan, `Unknown key \`${path}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
       } else if (seen.has(key)) {
         this.report('contract-invalid', keySpan, `Key \`${path}\` is written twice.`);
       }
@@ -404,7 +412,10 @@ class ContractReader {
       this.report('contract-invalid', this.spanOf(pair.value)!, `\`${where}.reason\` must be a string.`);
     } else if (reason === '') {
       const span = pair ? this.spanOf(pair.value) ?? this.spanOf(pair.key)! : this.firstLine(itemSpan);
-      this.report('contract-reason-missing', span, `\`${where}\` has no reason: write down why this Job is an exception.`);
+      this.report('contract-reason-missing', span, `\`${where}\` has no reason: write down why this is an exception.`);
+    } else if (isPlaceholderReason(reason)) {
+      // What a quick fix wrote is a prompt, not a reason (as the `# converges: TODO` comment is).
+      this.report('contract-reason-missing', this.spanOf(pair!.value)!, `\`${where}\` still holds the placeholder reason: write down why this is an exception.`);
     }
     return reason;
   }
@@ -438,20 +449,20 @@ class ContractReader {
     return [span[0], Math.max(span[0], Math.min(span[1], this.lines.lineEnd(position.line)))];
   }
 
-  private report(rule: string, span: Span, message: string): void {
-    this.findings.push({
-      rule,
-      severity: 'error',
-      file: this.contract.path,
-      range: this.lines.range(span[0], span[1]),
-      message,
-      job: null,
-    });
+  private report(rule: string, span: Span, message: string, fixes: Array<{ title: string; edit: OffsetEdit }> = []): void {
+    const finding: Finding = { rule, severity: 'error', file: this.contract.path, range: this.lines.range(span[0], span[1]), message, job: null };
+    if (fixes.length > 0) finding.fixes = fixes.map(({ title, edit }) => ({ title, edits: [{ file: this.contract.path, range: this.lines.range(edit.start, edit.end), newText: edit.newText }], preferred: true }));
+    this.findings.push(finding);
+  }
+
+  /** Renaming a misspelt key to the one it was meant to be. */
+  private renameTo(keySpan: Span, to: string | null): Array<{ title: string; edit: OffsetEdit }> {
+    return to === null ? [] : [{ title: `Rename to \`${to}\``, edit: { start: keySpan[0], end: keySpan[1], newText: to } }];
   }
 }
 
-/** ` (did you mean `x`?)` when a close name exists. */
-function suggestion(word: string, candidates: readonly string[]): string {
+/** The candidate a misspelt word was probably meant to be (edit distance under 3), or null. */
+function closest(word: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = 3;
   for (const candidate of candidates) {
@@ -461,7 +472,7 @@ function suggestion(word: string, candidates: readonly string[]): string {
       bestDistance = distance;
     }
   }
-  return best ? ` (did you mean \`${best}\`?)` : '';
+  return best;
 }
 
 function editDistance(a: string, b: string): number {

@@ -13,7 +13,7 @@ import type { ExternalVariable } from './variables';
 /** What the contract tells the model (contract.md, `flux:`). */
 export interface FluxConfig {
   roots: Array<{ path: string; file: string; span: [number, number] }>;
-  sources: Array<{ kind: SourceKind; name: string; namespace: string | null; path: string; file: string; span: [number, number] }>;
+  sources: Array<{ kind: SourceKind; name: string; namespace: string | null; path: string; file: string; span: [number, number]; item?: [number, number] }>;
   substituteFrom: SubstituteFromRef[];
   /** null: the contract does not say which names come from outside. */
   variables: ExternalVariable[] | null;

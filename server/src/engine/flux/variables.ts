@@ -36,6 +36,8 @@ export interface ExternalVariable {
   reason: string;
   file: string;
   span: [number, number];
+  /** The whole contract entry, for a fix that removes it. */
+  item?: [number, number];
 }
 
 export interface VariableContext {
