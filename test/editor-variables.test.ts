@@ -63,7 +63,7 @@ describe('completion after ${', () => {
     assert.ok(!found.names.some((n) => n.name === 'INFRA_ONLY'));
     assert.ok(!JSON.stringify(found).includes('ENC['), 'the SOPS value never shows');
     // A shell runs this text: one more item leaves `${…}` to the shell.
-    assert.deepEqual(found.escape, { span: [cursor - 2, cursor], newText: '$${}' });
+    assert.deepEqual(found.escape, { dollar: cursor - 2, label: '$${}' });
   });
 
   test('inside an existing ${TIME|ZONE}: the whole name is replaced, no `}` added, no escape for a name Flux defines', async () => {
@@ -82,7 +82,7 @@ describe('completion after ${', () => {
     const found = complete(r, SCRIPT_PATH, text, cursor)!;
     assert.equal(place(text, found.replace), '1:47-50');
     assert.deepEqual(found.names.map((n) => n.name), ['CLUSTER_NAME', 'DB_PASSWORD', 'LONG_TEXT', 'TIMEZONE']);
-    assert.deepEqual(found.escape, { span: [cursor - 5, cursor], newText: '$${dir}' });
+    assert.deepEqual(found.escape, { dollar: cursor - 5, label: '$${dir}' });
   });
 
   test('a name only some of the building Kustomizations define is marked, and values that differ say so', async () => {

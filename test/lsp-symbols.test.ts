@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CodeLens, CompletionList, DocumentSymbol, InlayHint, Location, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CodeLens, CompletionList, DocumentSymbol, InlayHint, Location, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 import { APPS, FILES, JOB } from './helpers/symbols-fixture';
@@ -85,10 +85,11 @@ describe('completion', () => {
         ['DB_PASSWORD', '•••• — Secret cluster-secrets', { range: range(COMMAND, 87, 87), newText: 'DB_PASSWORD}' }],
         ['LONG_TEXT', '012345678901234567890123456789012345678… — ConfigMap cluster-settings', { range: range(COMMAND, 87, 87), newText: 'LONG_TEXT}' }],
         ['TIMEZONE', 'Europe/Paris — ConfigMap cluster-settings', { range: range(COMMAND, 87, 87), newText: 'TIMEZONE}' }],
-        ['$${}', 'Leave it to the shell: Flux writes $${…} as ${…}', { range: range(COMMAND, 85, 87), newText: '$${}' }],
+        ['$${}', 'Leave it to the shell: Flux writes $${…} as ${…}', { range: range(COMMAND, 87, 87), newText: '}' }],
       ],
     );
-    assert.equal(list.items[4].filterText, '${');
+    assert.deepEqual([list.items[4].filterText, list.items[4].additionalTextEdits], ['$${', [{ range: range(COMMAND, 85, 85), newText: '$' }]]);
+    assert.equal(applyEdits(typed, [list.items[4].textEdit as TextEdit, ...list.items[4].additionalTextEdits!]).split('\n')[COMMAND].slice(80, 92), 'UTC} $${} $$', 'the escape written');
     client.change(JOB_URI(), JOB);
     await client.waitForDiagnostics(JOB_URI(), (d) => d.some((x) => x.code === 'flux-substitution-undefined' && x.range.start.character === 85));
   });

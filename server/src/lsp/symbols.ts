@@ -109,12 +109,17 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
       sortText: `${name.partial ? 1 : 0}${name.name}`,
     }));
     if (found.escape) {
+      // The name as the other items write it, and the `$` that escapes it before the `${`. Filtered
+      // on `$${name`: a name typed matches it, but less well than a defined name it begins.
+      const written = text.slice(found.replace[0], found.replace[1]);
+      const dollar = document.positionAt(found.escape.dollar);
       items.push({
-        label: found.escape.newText,
+        label: found.escape.label,
         kind: CompletionItemKind.Text,
         detail: 'Leave it to the shell: Flux writes $${…} as ${…}',
-        filterText: text.slice(found.escape.span[0], document.offsetAt(params.position)),
-        textEdit: TextEdit.replace(Range.create(document.positionAt(found.escape.span[0]), document.positionAt(found.escape.span[1])), found.escape.newText),
+        filterText: `$\${${written}`,
+        textEdit: TextEdit.replace(range, written + (found.close ? '}' : '')),
+        additionalTextEdits: [TextEdit.insert(dollar, '$')],
         sortText: '2',
       });
     }

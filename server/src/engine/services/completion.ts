@@ -29,8 +29,11 @@ export interface VariableCompletion {
   /** Whether a `}` must be written after the name (none follows it yet). */
   close: boolean;
   names: NameCompletion[];
-  /** In shell text: the edit that turns the expression into `$${…}`, left to the shell. */
-  escape: { span: [number, number]; newText: string } | null;
+  /**
+   * In shell text, for a name Flux does not define: `$${…}`, left to the shell. Written as the names
+   * are (the name over `replace`), plus one `$` inserted at `dollar`, so editors rank it with them.
+   */
+  escape: { dollar: number; label: string } | null;
 }
 
 /** `${`, `${#`, then the name typed so far, right before the cursor. */
@@ -59,7 +62,7 @@ export function variableCompletion(index: RepoIndex, contract: Contract, path: s
   const names = definedNames(region.substituting);
   const written = text.slice(offset - typed.length, end);
   // A name Flux defines is meant for Flux; any other name in shell text is plainly the shell's.
-  const escape = shell && !names.some((candidate) => candidate.name === written) ? { span: [dollar, end] as [number, number], newText: `$\${${written}${close ? '}' : ''}` } : null;
+  const escape = shell && !names.some((candidate) => candidate.name === written) ? { dollar, label: `$\${${written}}` } : null;
   return { replace: [offset - typed.length, end], close, names, escape };
 }
 
