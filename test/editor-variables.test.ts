@@ -244,6 +244,12 @@ describe('inlay hints', () => {
     assert.deepEqual(await hints(r, SCRIPT_PATH, SCRIPT), ['1:21-21 = home', '1:53-53 → ${DIRS}']);
   });
 
+  test('a name a Secret outside the repository may define is unknown, not a failure', async () => {
+    const r = await repo({ 'clusters/home/cluster-secrets.sops.yaml': undefined });
+    const all = await hints(r, JOB_PATH, JOB);
+    assert.deepEqual([all[1], all[3]], [`${COMMAND}:73-73 (unknown: not in the repository)`, `${COMMAND}:93-93 (unknown: not in the repository)`]);
+  });
+
   test('only the hints in the requested range', async () => {
     const r = await repo();
     const line15 = at(JOB, '            - {name: TIMEZONE');

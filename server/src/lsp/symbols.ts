@@ -67,17 +67,16 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
   };
   host.documents.onDidClose((event) => caches.delete(event.document.uri));
 
-  /** Reads files as the editor has them, once per request. */
-  const reader = (project: Project): ReadText => {
-    const texts = new Map<string, Promise<string | undefined>>();
-    return (path) => {
-      let text = texts.get(path);
-      if (!text) texts.set(path, (text = project.fs.read(path).then((read) => (read.kind === 'text' ? read.text : undefined))));
-      return text;
-    };
+  /**
+   * Reads files as the editor has them. Not remembered: a search for a variable reads every file
+   * its Kustomizations build, and keeps none of them (the locator keeps what it needs).
+   */
+  const reader = (project: Project): ReadText => async (path) => {
+    const read = await project.fs.read(path);
+    return read.kind === 'text' ? read.text : undefined;
   };
 
-  /** Spans in repository files as LSP ranges (each file read once). */
+  /** Spans in repository files as LSP ranges (each file read once per request). */
   const locator = (project: Project, read: ReadText) => {
     const lines = new Map<string, LineIndex | null>();
     return async (file: string, span: [number, number]): Promise<Range | null> => {

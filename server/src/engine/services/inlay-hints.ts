@@ -33,10 +33,11 @@ export function inlayHints(index: RepoIndex, contract: Contract, path: string, t
       const { occurrence: found } = occurrence;
       if (found.kind === 'expression') hints.push(expressionHint(occurrence, found, region, flux.strict));
       else if (found.kind === 'escape') {
-        // A run of escapes (`$$$$`), with the `{…}` after it: one hint for what the shell gets.
+        // A run of escapes (`$$$$`, side by side in the file), with the `{…}` after it: one hint for what the shell gets.
         let last = i;
-        while (occurrences[last + 1]?.occurrence.kind === 'escape' && occurrences[last + 1].occurrence.start === occurrences[last].occurrence.end) last++;
-        hints.push(escapeHint(occurrence, occurrences[last], region, text));
+        while (occurrences[last + 1]?.occurrence.kind === 'escape' && occurrences[last + 1].span[0] === occurrences[last].span[1]) last++;
+        const hint = escapeHint(occurrence, occurrences[last], region, text);
+        if (hint) hints.push(hint);
         i = last;
       }
     }
@@ -62,9 +63,11 @@ function outcome(written: string, expression: ExpressionOccurrence, builder: Bui
   const evaluated = evaluate(written, builder, strict);
   const defined = builder.vars?.defined.has(expression.name ?? '') ?? false;
   let label: string;
-  if (!evaluated.ok) label = evaluated.error.startsWith('variable not set') ? '(fails: strict)' : `(fails: ${evaluated.error})`;
+  // A name an object outside the repository may define: neither blank nor a failure, as far as anyone here knows.
+  if (!defined && !expression.hasDefault && (builder.vars?.unknown.length ?? 0) > 0) label = '(unknown: not in the repository)';
+  else if (!evaluated.ok) label = evaluated.error.startsWith('variable not set') ? '(fails: strict)' : `(fails: ${evaluated.error})`;
   else if (evaluated.secret) label = `= ${SECRET_MASK}`;
-  else if (!defined && !expression.hasDefault) label = (builder.vars?.unknown.length ?? 0) > 0 ? '(unknown: not in the repository)' : '(unset)';
+  else if (!defined && !expression.hasDefault) label = '(unset)';
   else label = `= ${oneLine(evaluated.output)}${defined ? '' : ' (default)'}`;
   return { label, line: `- Kustomization \`${builderLabel(builder)}\`: ${label}` };
 }
@@ -88,7 +91,7 @@ function evaluate(written: string, builder: Builder, strict: boolean): { ok: tru
  * `$$` and `$${…}`: what Flux leaves for the shell (`$`, `${X}`). The hint stands after the
  * `{…}` that follows the escapes, when it closes on the same line.
  */
-function escapeHint(first: SourceOccurrence, last: SourceOccurrence, region: SubstitutedRegion, text: string): InlayHintItem {
+function escapeHint(first: SourceOccurrence, last: SourceOccurrence, region: SubstitutedRegion, text: string): InlayHintItem | null {
   const { value } = first;
   let end = last.valueEnd;
   if (value[end] === '{') {
@@ -109,6 +112,7 @@ function escapeHint(first: SourceOccurrence, last: SourceOccurrence, region: Sub
     const evaluated = evaluate(written, builder, false);
     return !evaluated.ok ? '' : evaluated.secret ? `→ ${SECRET_MASK}` : `→ ${oneLine(evaluated.output)}`;
   });
+  if (labels[0] === '') return null; // Flux fails on the text: its finding says why
   const receiver = first.shell ? 'the shell receives' : 'Flux writes';
   return { offset, label: combined(labels, region.substituting), tooltip: `\`${written}\`: ${receiver} \`${labels[0].slice(2)}\` (\`$$\` is Flux's escape for \`$\`).` };
 }
