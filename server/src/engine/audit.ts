@@ -17,6 +17,7 @@ import { FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from '.
 import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
 import { RULE_IDS } from './rules';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
+import { DIRECTIVE, withDirectives } from './directives';
 import { applySeverities } from './severity';
 import { LineIndex } from './text';
 import type { Finding } from './types';
@@ -115,6 +116,8 @@ export interface ScanResult {
   waiting: string[];
   /** Generator inputs read in pass 1b: what they hold. */
   inputs: Array<[string, InputFacts]>;
+  /** Files with a `flux-job-guard-disable-next-line` comment. */
+  directives: string[];
 }
 
 /** Everything pass 2 needs to rebuild the index anywhere (a worker thread included): only summaries that say something travel. */
@@ -144,10 +147,11 @@ export interface AuditExecutor {
 
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
 export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>, inputs = false): Promise<ScanResult> {
-  const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [] };
+  const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
   const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
   for (const path of paths) {
     const read = await fs.read(path);
+    if (read.kind === 'text' && read.text.includes(DIRECTIVE)) result.directives.push(path);
     if (inputs) {
       if (read.kind !== 'text') continue;
       result.inputs.push([path, inputFacts(path, read.text)]);
@@ -273,7 +277,13 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const summary = summarize(contract, counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));
   // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
   if (summary.jobs === 0 && contract.exists) findings.push(noJobsFinding(contract));
-  const final = sortFindings(applySeverities(findings, contract.rules));
+  // Directives count where the engine looks (the editor asks the same), so an unused one is reported in both.
+  const texts = new Map<string, string>();
+  for (const path of [...scanned.directives, ...inputs.directives]) {
+    const read = analyses.has(path) || isAnalyzed(contract, index, path) ? await fs.read(path) : undefined;
+    if (read?.kind === 'text') texts.set(path, read.text);
+  }
+  const final = sortFindings(withDirectives(applySeverities(findings, contract.rules), texts, contract.rules));
   summary.errors = final.filter((finding) => finding.severity === 'error').length;
   summary.warnings = final.filter((finding) => finding.severity === 'warning').length;
   return { contract, findings: final, summary };

@@ -15,7 +15,9 @@ import type { Contract } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
 export { OverlayFs };
 import { RepoIndex } from '../engine/repo-index';
+import { DIRECTIVE, disableFix, withDirectives } from '../engine/directives';
 import { applySeverities } from '../engine/severity';
+import { LineIndex } from '../engine/text';
 import type { Finding } from '../engine/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
 import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/services/hover';
@@ -90,9 +92,23 @@ export class Project {
       return this.skipped(path, { kind: 'skipped', reason: `the file is ${size} bytes, more than the size limit of ${this.settings.maxFileSize} bytes`, notYaml: false });
     }
     // Exactly what the audit reports for the file: nothing where the audit does not look, but the model's problems.
-    if (!isAnalyzed(this.contract, this.index, path)) return this.present(withGraphProblems(this.index, this.contract, path, text, { findings: [], jobs: [] }).findings);
+    if (!isAnalyzed(this.contract, this.index, path)) {
+      const problems = withGraphProblems(this.index, this.contract, path, text, { findings: [], jobs: [] }).findings;
+      return problems.length > 0 ? this.presentWithDirectives(path, text, problems) : [];
+    }
     const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : this.rawAnalysis(path, text, undefined, headText);
-    return this.present(analysis.findings);
+    return this.presentWithDirectives(path, text, analysis.findings);
+  }
+
+  /** As the audit shows them, directives applied; each finding also offers to be disabled where it stands. */
+  private presentWithDirectives(path: string, text: string, findings: Finding[]): Finding[] {
+    const shown = this.present(findings);
+    if (shown.length === 0 && !text.includes(DIRECTIVE)) return shown;
+    const lines = new LineIndex(text);
+    return withDirectives(shown, new Map([[path, text]]), this.contract.rules).map((finding) => {
+      const disable = finding.file === path ? disableFix(finding, text, lines) : null;
+      return disable ? { ...finding, fixes: [...(finding.fixes ?? []), disable] } : finding;
+    });
   }
 
   /** Per-document caches of the files open in the editor. */

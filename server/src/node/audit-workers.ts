@@ -102,7 +102,7 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
     return {
       async scan(paths, inputs = false) {
         // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
-        const merged: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [] };
+        const merged: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
         let next = 0;
         const work = async (worker: number) => {
           while (next < paths.length) {
@@ -152,7 +152,7 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
 }
 
 function appendScan(into: ScanResult, more: ScanResult): void {
-  for (const key of ['summaries', 'analyses', 'waiting', 'inputs'] as const) (into[key] as unknown[]).push(...more[key]);
+  for (const key of ['summaries', 'analyses', 'waiting', 'inputs', 'directives'] as const) (into[key] as unknown[]).push(...more[key]);
 }
 
 /** The files as the workers see them, for work that falls back to this thread. */

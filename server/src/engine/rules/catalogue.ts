@@ -31,3 +31,5 @@ export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 
 export const FLUX_NO_ROOT = meta('flux-no-root', 'info', 'The model could not tell exactly where Flux starts applying this repository (no bootstrap, FluxInstance or flux.roots), or had to assume which folder an artifact holds.');
 export const FLUX_VARIABLES_UNKNOWN = meta('flux-variables-unknown', 'info', 'A Kustomization takes variables from an object the repository cannot show, and its files use names defined nowhere here: declare them in flux.variables.');
 export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');
+export const DIRECTIVE_UNUSED = meta('directive-unused', 'warning', 'A flux-job-guard-disable-next-line comment silences nothing: no such finding on the next line, or no such rule.');
+export const DIRECTIVE_REASON_MISSING = meta('directive-reason-missing', 'warning', 'A flux-job-guard-disable-next-line comment gives no reason after `--`.');
