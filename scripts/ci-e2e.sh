@@ -8,7 +8,7 @@
 # Env: E2E_HOSTS (default code-server,web,code-server-installed), RUN_TIMEOUT_S (per host, 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export DEBIAN_FRONTEND=noninteractive PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export DEBIAN_FRONTEND=noninteractive
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)

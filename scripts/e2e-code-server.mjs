@@ -149,7 +149,7 @@ try {
   ];
   await page.goto(`http://${address}/?folder=${encodeURIComponent(run.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   const code = await exit;
-  await Promise.race([control.resultPromise, new Promise((r) => setTimeout(r, 3000))]); // posted before run() settled
+  await control.resultWithin();
   await end(code === 0 ? 0 : 1, code === 0 ? undefined : `the workbench exited with ${code}`);
 } catch (error) {
   await end(1, String(error?.stack ?? error));

@@ -55,7 +55,7 @@ export function buildSuite() {
 }
 
 /** What an extension folder holds besides its bundles (those that exist). */
-const EXTENSION_FILES = ['package.json', 'syntaxes', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const EXTENSION_FILES = ['package.json', 'syntaxes', 'schemas', 'images', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 
 /**
  * The extension under test as a folder of its own: a development build of the
@@ -110,11 +110,84 @@ export async function freePort() {
   });
 }
 
+/** How long the control server waits for a widget unless the suite says (generous: a busy machine is slow, not broken). */
+const WIDGET_TIMEOUT_MS = 30_000;
+
 /**
- * The HTTP server the suite calls: POST /screenshot?name=..&selector=.. (waits up
- * to 5 s for the selector, photographs the page, answers {found, path}) and
- * POST /result (the mocha results). CORS is open: the web suite runs in a worker
- * of the page's origin.
+ * Waits until the first visible element matching `selector` shows `text` (when given) and has
+ * settled: no finite animation running in it (a fade-in; a spinner's endless one does not count),
+ * fully opaque, and the same box on two animation frames in a row (a widget fading or sliding in is
+ * photographed once it is done). With `hidden`, waits until no element matching `selector` is
+ * visible. Resolves { found: true }, or after `timeout` ms { found: false, seen } with what the
+ * page showed for `selector` then (for the failure message).
+ */
+export async function waitForWidget(page, { selector, text = '', hidden = false, timeout = WIDGET_TIMEOUT_MS }) {
+  await traceWidgets(page);
+  const found = await page
+    .waitForFunction(
+      ({ selector, text, hidden }) => {
+        const visible = [...document.querySelectorAll(selector)].filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden');
+        if (hidden) return visible.length === 0;
+        const element = visible.find((candidate) => !text || candidate.textContent.includes(text));
+        if (!element) return false;
+        const fading = element.getAnimations({ subtree: true }).some((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity);
+        if (fading) return false;
+        for (let up = element; up; up = up.parentElement) if (Number(getComputedStyle(up).opacity) < 1) return false;
+        const box = JSON.stringify(element.getBoundingClientRect());
+        const previous = window.__fjgWidgetBox;
+        window.__fjgWidgetBox = box;
+        return previous === box;
+      },
+      { selector, text, hidden },
+      { timeout, polling: 'raf' },
+    )
+    .then(() => true, () => false);
+  if (found) return { found };
+  const seen = await page
+    .evaluate((selector) => [...document.querySelectorAll(selector)].map((element) => ({
+      visible: element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden',
+      opacity: getComputedStyle(element).opacity,
+      animations: element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').map((animation) => `${animation.animationName ?? animation.id}:${animation.effect?.getComputedTiming().iterations}`),
+      text: element.textContent.replace(/\s+/g, ' ').trim().slice(0, 300),
+    })), selector)
+    .catch((error) => String(error));
+  const trace = await page.evaluate(() => window.__fjgTrace?.slice(-40)).catch(() => null);
+  return { found, seen, trace, focused: await page.evaluate(() => document.activeElement?.className ?? null).catch(() => null) };
+}
+
+/**
+ * Records (once per page) when hover and action widgets appear, change class or go, with the time
+ * in ms since the page loaded: what a failure message shows of how a widget came and went.
+ */
+async function traceWidgets(page) {
+  await page
+    .evaluate(() => {
+      if (window.__fjgTrace) return;
+      const trace = (window.__fjgTrace = []);
+      const watched = (node) => node.nodeType === 1 && /monaco-hover|action-widget/.test(node.className);
+      const note = (what, node) => {
+        trace.push(`${Math.round(performance.now())} ${what} ${String(node.className).slice(0, 80)}`);
+        if (trace.length > 200) trace.splice(0, trace.length - 200);
+      };
+      new MutationObserver((mutations) => {
+        for (const mutation of mutations) {
+          if (mutation.type === 'attributes' && watched(mutation.target)) note('class', mutation.target);
+          for (const node of mutation.addedNodes) if (watched(node)) note('added', node);
+          for (const node of mutation.removedNodes) if (watched(node)) note('removed', node);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * The HTTP server the suite calls. CORS is open: the web suite runs in a worker of the page's origin.
+ *   POST /wait?selector=..&text=..&state=visible|hidden&timeout=ms   waits for a widget's state ({found})
+ *   POST /screenshot?name=..&selector=..&text=..&timeout=ms          waits as /wait (visible), then
+ *        photographs the page ({found, path}): the picture shows the widget with its content
+ *   POST /mouse?selector=..   moves the mouse onto the top-most element matching selector ({moved});
+ *        without a selector, parks it in the window's corner
+ *   POST /result                                                     the mocha results
  */
 export async function startControlServer({ host, getPage }) {
   let result = null;
@@ -128,22 +201,48 @@ export async function startControlServer({ host, getPage }) {
     response.setHeader('access-control-allow-private-network', 'true');
     if (request.method === 'OPTIONS') return response.writeHead(204).end();
     const url = new URL(request.url, 'http://127.0.0.1');
+    const json = (body) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const widget = () => ({
+      selector: url.searchParams.get('selector'),
+      text: url.searchParams.get('text') ?? '',
+      hidden: url.searchParams.get('state') === 'hidden',
+      timeout: Number(url.searchParams.get('timeout')) || WIDGET_TIMEOUT_MS,
+    });
     try {
-      if (url.pathname === '/screenshot') {
+      if (url.pathname === '/wait' || url.pathname === '/screenshot') {
         const page = getPage();
-        if (!page) return response.writeHead(409).end('no page to photograph');
+        if (!page) return response.writeHead(409).end('no page to look at');
+        const wanted = widget();
+        const state = wanted.selector ? await waitForWidget(page, wanted) : { found: true };
+        if (!state.found) console.error(`${host}: ${url.pathname} ${JSON.stringify(wanted)} not met; the page shows ${JSON.stringify(state)}`);
+        if (url.pathname === '/wait') return json(state);
         const name = (url.searchParams.get('name') || 'shot').replace(/[^\w.-]/g, '_');
-        const selector = url.searchParams.get('selector');
-        let found = false;
-        if (selector) {
-          found = await page.waitForSelector(selector, { state: 'visible', timeout: 5000 }).then(() => true, () => false);
-          await new Promise((r) => setTimeout(r, 400)); // let the widget's fade-in finish
-        }
         const file = path.join(SCREENSHOT_DIR, host, `${name}.png`);
         mkdirSync(path.dirname(file), { recursive: true });
         await page.screenshot({ path: file });
-        shots[name] = { file, found };
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ found, path: path.relative(root, file) }));
+        // a missed attempt keeps its own picture too (the next attempt overwrites the main one)
+        if (!state.found) await page.screenshot({ path: path.join(SCREENSHOT_DIR, host, `${name}-missed-${Date.now()}.png`) });
+        shots[name] = { file, found: state.found };
+        json({ ...state, path: path.relative(root, file) });
+      } else if (url.pathname === '/mouse') {
+        // the mouse, as a user moves it: onto the top-most visible element matching `selector`, or
+        // (park) to the window's top-left corner, away from every editor
+        const page = getPage();
+        if (!page) return response.writeHead(409).end('no page to point at');
+        const selector = url.searchParams.get('selector');
+        const box = selector
+          ? await page.evaluate((selector) => {
+              const boxes = [...document.querySelectorAll(selector)].map((element) => element.getBoundingClientRect()).filter((rect) => rect.width > 0 && rect.height > 0);
+              boxes.sort((a, b) => a.top - b.top || a.left - b.left);
+              return boxes[0] ? { x: boxes[0].left + boxes[0].width / 2, y: boxes[0].top + boxes[0].height / 2 } : null;
+            }, selector)
+          : { x: 1, y: 1 };
+        if (box) {
+          // from just beside it, so that the editor sees a move onto the target even if the mouse was there
+          await page.mouse.move(box.x, box.y + 40);
+          await page.mouse.move(box.x, box.y, { steps: 4 });
+        }
+        json({ moved: box !== null, ...box });
       } else if (url.pathname === '/result') {
         let body = '';
         for await (const chunk of request) body += chunk;
@@ -162,6 +261,8 @@ export async function startControlServer({ host, getPage }) {
     url: `http://127.0.0.1:${server.address().port}`,
     result: () => result,
     resultPromise,
+    /** The results, once posted; the suite posts them before it settles, so this waits only on a lost post (then `ms`). */
+    resultWithin: (ms = 30_000) => Promise.race([resultPromise, new Promise((resolve) => setTimeout(resolve, ms).unref())]),
     shots,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

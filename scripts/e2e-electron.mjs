@@ -60,7 +60,11 @@ if (!env.DISPLAY) {
   const display = `:${90 + (process.pid % 9)}`;
   xvfb = spawn(which.stdout.trim(), [display, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
   env.DISPLAY = display;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // the display is up once its socket exists (polled; Xvfb exiting early ends the wait too)
+  const socket = `/tmp/.X11-unix/X${display.slice(1)}`;
+  const xvfbDeadline = Date.now() + 30_000;
+  while (!existsSync(socket) && xvfb.exitCode === null && Date.now() < xvfbDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!existsSync(socket)) skip(`Xvfb did not open ${display} within 30 s`, 'Check that Xvfb runs here (apt-get install -y xvfb).');
 }
 
 const run = createRun('el');
@@ -97,7 +101,7 @@ try {
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
   });
-  await Promise.race([control.resultPromise, new Promise((r) => setTimeout(r, 3000))]);
+  await control.resultWithin();
   await end(code === 0 ? 0 : 1, code === 0 ? undefined : `VS Code exited with ${code}`);
 } catch (error) {
   await end(1, String(error?.message ?? error));

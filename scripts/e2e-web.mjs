@@ -90,7 +90,7 @@ try {
     printServerLog: !!process.env.SERVER_LOG,
     verbose: !!process.env.VERBOSE,
   });
-  await Promise.race([control.resultPromise, new Promise((r) => setTimeout(r, 3000))]);
+  await control.resultWithin();
   await end(0);
 } catch (error) {
   await end(1, `the workbench reported: ${error?.message ?? error}`);

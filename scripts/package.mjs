@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const out = path.resolve(process.argv.find((arg) => arg.startsWith('--out='))?.slice(6) ?? path.join(root, `${manifest.name}-${manifest.version}.vsix`));
 /** Shipped as they are (the bundles come from the build). */
-const COPIED = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes'];
+const COPIED = ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes', 'schemas'];
 
 const missing = COPIED.filter((file) => !existsSync(path.join(root, file)));
 if (missing.length > 0) {

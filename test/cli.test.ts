@@ -5,14 +5,14 @@
 // from the tool's output: see EXAMPLE_FINDINGS.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RULE_IDS } from '../server/src/engine/rules';
 import type { JsonReport } from '../server/src/cli/formats';
 import { lines } from './helpers/table';
-import { removeTempRepos, tempRepo } from './helpers/temp-repo';
+import { removeTempRepos, tempDir, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -413,7 +413,7 @@ describe('columns count UTF-16 code units', () => {
 
 test('the audit gives the same output in worker threads as in one thread (example and a generated repository)', () => {
   const run = (dir: string, threads: string) => spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', threads], { encoding: 'utf8' });
-  const repo = mkdtempSync(join(tmpdir(), 'fjg-threads-'));
+  const repo = tempDir('fjg-threads-');
   for (let i = 0; i < 60; i++) {
     mkdirSync(join(repo, `apps/a${i}`), { recursive: true });
     writeFileSync(join(repo, `apps/a${i}/job.yaml`), `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j${i}\nspec:\n  ttlSecondsAfterFinished: ${i % 3 === 0 ? 3600 : 86400}\n  template:\n    spec:\n      containers:\n        - name: c\n          command: ["sh", "-c", "echo \${X${i}} $$"]\n`);
@@ -430,5 +430,4 @@ test('the audit gives the same output in worker threads as in one thread (exampl
     assert.equal(crashed.stdout, one.stdout);
     assert.ok(JSON.parse(one.stdout).findings.length > 5, 'the comparison is over real findings');
   }
-  rmSync(repo, { recursive: true, force: true });
 });

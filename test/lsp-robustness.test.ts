@@ -4,16 +4,16 @@
 // during an audit, and a long session of edits (memory bounded). Every wait
 // is for a state ("the diagnostics say X"), never for a time.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { test } from 'node:test';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
 import { CancellationTokenSource, ResponseError } from 'vscode-languageserver-protocol/node';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { analyzeFile } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { applyLspEdits } from './helpers/arbitraries';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
+import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 /** The test client, plus every publish in order and the server's log (an analysis that throws is logged there). */
 class RecordingClient extends TestLspClient {
@@ -49,13 +49,10 @@ const JOB = (name: string, extra = '') =>
   `${extra}apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ${name}\nspec:\n  backoffLimit: 2\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: busybox:1.36\n`;
 
 function repoWith(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'fjg-lsp-robust-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
+  return tempRepo('fjg-lsp-robust-', files);
 }
+
+after(removeTempRepos);
 
 async function session<T>(root: string, body: (client: RecordingClient) => Promise<T>, settings: Record<string, unknown> = {}): Promise<T> {
   const client = new RecordingClient();

@@ -1,12 +1,14 @@
 // The real server over stdio, driven as an editor drives it: open a Job
 // without a TTL, see ttl-missing, apply the insert-TTL quick fix, see it clear.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import type { CodeAction } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { removeTempRepos, tempDir } from './helpers/temp-repo';
+
+after(removeTempRepos);
 
 const JOB = `apiVersion: batch/v1
 kind: Job
@@ -24,7 +26,7 @@ spec:
 `;
 
 test('insert-TTL quick fix over lsp --stdio: inserts two lines, keeps every other byte, clears ttl-missing', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'fjg-lsp-'));
+  const root = tempDir('fjg-lsp-');
   const path = join(root, 'job.yaml');
   writeFileSync(path, JOB);
   const client = new TestLspClient();

@@ -1,6 +1,6 @@
-// The .vsix holds exactly what ships: the four production bundles (minified,
-// no sourcemaps), the grammar, the manifest, README, LICENSE, CHANGELOG and the
-// icon. It builds the package with scripts/package.mjs into a temporary folder
+// The .vsix holds exactly what ships: the five production bundles (minified,
+// no sourcemaps), the grammar, the contract's JSON Schema, the manifest, README,
+// LICENSE, CHANGELOG and the icon. It builds the package with scripts/package.mjs into a temporary folder
 // and reads the zip's central directory itself (no zip library).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -88,6 +88,7 @@ test('the .vsix holds exactly the allowlist of .vscodeignore', () => {
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/images/icon.png',
+    'extension/schemas/flux-job-guard.schema.json', // contributes.yamlValidation
     ...grammars,
     ...BUNDLES,
   ].sort();

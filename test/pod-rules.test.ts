@@ -3,15 +3,15 @@
 // has a negative control: the corrected manifest gives no finding.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { audit } from '../server/src/engine/audit';
 import { gitHeadReader } from '../server/src/node/git-head';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';
 import { bumpRevision } from '../server/src/engine/rules/job-immutable-template';
 import { auditFiles, brief } from './helpers/memory-fs';
+import { removeTempRepos, tempDir } from './helpers/temp-repo';
 
 const CONTRACT = 'jobs:\n  include: ["**/*.yaml"]\nrules:\n  ttl-convergence-note: "off"\n';
 
@@ -140,12 +140,14 @@ describe('ttl-shorter-than-interval', () => {
 });
 
 describe('job-immutable-template', () => {
+  after(removeTempRepos);
+
   test('bumpRevision: -r6 → -r7, -v2 → -v3, else -r2', () => {
     assert.deepEqual(['kernel-bake-r6', 'migrate-v2', 'seed'].map(bumpRevision), ['kernel-bake-r7', 'migrate-v3', 'seed-r2']);
   });
 
   test('a changed pod template under the same name, against a real git HEAD; renaming or forcing clears it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'fjg-git-'));
+    const root = tempDir('fjg-git-');
     const write = (path: string, text: string) => {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);

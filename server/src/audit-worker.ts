@@ -1,8 +1,11 @@
 // One audit worker thread (see node/audit-workers.ts): it reads and parses
-// its share of the repository for pass 1, keeps the texts that need rules,
-// and analyses them in pass 2 with the graph the main thread completed.
+// its share of the repository for pass 1, keeps the texts that need rules
+// (and the parses it made, within a budget), and analyses files in pass 2
+// with what the main thread's model says of each.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { analyzeWaiting, indexFrom, IndexData, scanFiles } from './engine/audit';
+import { analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/audit';
+import type { FileContext } from './engine/repo-analysis';
+import type { AccountList } from './engine/repo-index';
 import { gitHeadReader } from './node/git-head';
 import type { WorkerSetup } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
@@ -12,20 +15,35 @@ const setup = workerData as WorkerSetup;
 const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
 for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
 const fs = overlay;
-const kept = new Map<string, string>();
+const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
+/** The repository's ServiceAccounts, sent once before pass 2. */
+let accounts: AccountList = [];
 
 // Tests prove a dying worker does not fail the audit: this one dies on its first message.
 const crashOnPurpose = process.env.FLUX_JOB_GUARD_TEST_CRASH_WORKER === '1' && threadId === 1;
 
-parentPort!.on('message', async (message: { id: number; kind: 'scan' | 'analyze'; paths: string[]; inputs?: boolean; data?: IndexData }) => {
+type Message =
+  | { id: number; kind: 'scan'; paths: string[]; inputs?: boolean }
+  | { id: number; kind: 'accounts'; accounts: AccountList }
+  | { id: number; kind: 'analyze'; contexts: FileContext[] };
+
+async function handle(message: Message): Promise<unknown> {
+  switch (message.kind) {
+    case 'scan':
+      return scanFiles(fs, setup.contract, message.paths, kept, message.inputs);
+    case 'accounts':
+      accounts = message.accounts;
+      return null;
+    case 'analyze':
+      return analyzeWaiting(fs, setup.contract, message.contexts, accounts, (await head) ?? undefined, kept);
+  }
+}
+
+parentPort!.on('message', async (message: Message) => {
   if (crashOnPurpose) process.exit(3);
   try {
-    const result =
-      message.kind === 'scan'
-        ? await scanFiles(fs, setup.contract, message.paths, kept, message.inputs)
-        : await analyzeWaiting(fs, setup.contract, indexFrom(message.data!, setup.contract), message.paths, (await head) ?? undefined, kept);
-    parentPort!.postMessage({ id: message.id, result });
+    parentPort!.postMessage({ id: message.id, result: await handle(message) });
   } catch (error) {
     parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
   }

@@ -7,10 +7,16 @@ import { dirname, join } from 'node:path';
 
 const created: string[] = [];
 
-/** Writes `files` (repository-relative paths to texts) into a new temporary folder. */
-export function tempRepo(prefix: string, files: Record<string, string>): string {
+/** A new empty temporary folder, removed by `removeTempRepos`. */
+export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   created.push(dir);
+  return dir;
+}
+
+/** Writes `files` (repository-relative paths to texts) into a new temporary folder. */
+export function tempRepo(prefix: string, files: Record<string, string>): string {
+  const dir = tempDir(prefix);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

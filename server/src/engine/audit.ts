@@ -2,9 +2,9 @@
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
-import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from './repo-analysis';
+import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, withGraphProblems } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
-import { parseYamlFile } from './yaml-docs';
+import { ParsedDocument, parseYamlFile } from './yaml-docs';
 import { documentMayMatter } from './incremental';
 import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs, noJobsFinding } from './contract/checks';
 import { loadContract } from './contract/load';
@@ -13,7 +13,7 @@ import { CONTRACT_FILE_NAME } from './contract/model';
 import type { InputFacts } from './flux/graph';
 import { inputFacts } from './flux/input-facts';
 import { RepoFs, ReadResult } from './repo-fs';
-import { FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
+import { accountLookup, AccountList, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
 import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
 import { RULE_IDS } from './rules';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
@@ -142,11 +142,41 @@ export interface Analyzed {
 export interface AuditExecutor {
   /** Pass 1 (files that may feed the index) or, with `inputs`, pass 1b (generator inputs). */
   scan(paths: string[], inputs?: boolean): Promise<ScanResult>;
-  analyze(paths: string[], data: IndexData): Promise<Analyzed[]>;
+  /** Pass 2: files with what the model says of each (no graph travels), and the ServiceAccounts the repository declares. */
+  analyze(contexts: FileContext[], accounts: AccountList): Promise<Analyzed[]>;
 }
 
+/**
+ * The texts pass 1 read for pass 2, and the parse where pass 1 made one (to
+ * read a file's facts), while those fit a budget: a file is parsed once, and
+ * the trees kept stay small (a tree is many times its text).
+ */
+export class KeptFiles {
+  private readonly files = new Map<string, { text: string; documents?: ParsedDocument[] }>();
+  private parsedChars = 0;
+
+  constructor(private readonly parseBudgetChars: number) {}
+
+  keep(path: string, text: string, documents?: ParsedDocument[]): void {
+    const fits = documents !== undefined && this.parsedChars + text.length <= this.parseBudgetChars;
+    if (fits) this.parsedChars += text.length;
+    this.files.set(path, fits ? { text, documents } : { text });
+  }
+
+  /** The file's text (and parse), forgotten here: pass 2 reads each file once. */
+  take(path: string): { text: string; documents?: ParsedDocument[] } | undefined {
+    const kept = this.files.get(path);
+    this.files.delete(path);
+    if (kept?.documents) this.parsedChars -= kept.text.length;
+    return kept;
+  }
+}
+
+/** Characters of text whose parse pass 1 keeps for pass 2, in one thread and per worker. */
+export const PARSE_BUDGET_CHARS = { local: 8 << 20, worker: 4 << 20 };
+
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
-export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: Map<string, string>, inputs = false): Promise<ScanResult> {
+export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: KeptFiles, inputs = false): Promise<ScanResult> {
   const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
   const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
   for (const path of paths) {
@@ -157,7 +187,7 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
       result.inputs.push([path, inputFacts(path, read.text)]);
       if (read.text.includes('$')) {
         result.waiting.push(path);
-        keep?.set(path, read.text);
+        keep?.keep(path, read.text);
       }
       continue;
     }
@@ -168,13 +198,13 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
     }
     // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
     const needsRules = audited && documentMayMatter(read.text, bareDollar);
-    const documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
+    let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
-    const summary = summarizeFile(path, read.text, documents, !needsRules);
+    const summary = summarizeFile(path, read.text, () => (documents ??= parseYamlFile(read.text)), !needsRules);
     if (!isTrivial(summary)) result.summaries.push([path, summary]);
     if (needsRules) {
       result.waiting.push(path);
-      keep?.set(path, read.text);
+      keep?.keep(path, read.text, documents);
     } else if (audited) result.analyses.push([path, syntaxOnlyAnalysis(path, read.text, documents!)]);
   }
   return result;
@@ -191,23 +221,24 @@ export function indexFrom(data: IndexData, contract: Contract): RepoIndex {
 }
 
 /**
- * Pass 2 over `paths`: every rule, with the complete model. The model's problems are added by the
+ * Pass 2 over files the model has placed: every rule. The model's problems are added by the
  * audit once, where the names every file uses are known.
  */
-export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: RepoIndex, paths: string[], head?: HeadReader, kept?: Map<string, string>): Promise<Analyzed[]> {
+export async function analyzeWaiting(fs: RepoFs, contract: Contract, contexts: FileContext[], accounts: AccountList, head?: HeadReader, kept?: KeptFiles): Promise<Analyzed[]> {
   const out: Analyzed[] = [];
-  for (const path of paths) {
-    let text = kept?.get(path);
-    kept?.delete(path); // let the text go
-    if (text === undefined) {
+  const declares = accountLookup(accounts);
+  for (const context of contexts) {
+    const path = context.file;
+    let file = kept?.take(path);
+    if (file === undefined) {
       const read = await fs.read(path);
       if (read.kind !== 'text') continue;
-      text = read.text;
+      file = { text: read.text };
     }
-    if (!isAnalyzed(contract, index, path)) continue;
+    const { text } = file;
     const headText = head && mayHoldJob(text) ? await head(path) : undefined;
-    const input = analysisInput(index, contract, path, text, headText);
-    const documents = input.yaml === false ? [] : parseYamlFile(text);
+    const input = inputFrom(context, text, contract, declares, headText);
+    const documents = input.yaml === false ? [] : file.documents ?? parseYamlFile(text);
     out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents) });
   }
   return out;
@@ -215,10 +246,10 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, index: Repo
 
 /** The executor that runs both passes here, keeping the waiting texts between them. */
 function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): AuditExecutor {
-  const kept = new Map<string, string>();
+  const kept = new KeptFiles(PARSE_BUDGET_CHARS.local);
   return {
     scan: (paths, inputs) => scanFiles(fs, contract, paths, kept, inputs),
-    analyze: (paths, data) => analyzeWaiting(fs, contract, indexFrom(data, contract), paths, head, kept),
+    analyze: (contexts, accounts) => analyzeWaiting(fs, contract, contexts, accounts, head, kept),
   };
 }
 
@@ -240,8 +271,9 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
 
   // Pass 2: with the model complete, the files that need rules.
-  const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])];
-  for (const { path, analysis, uses } of await executor.analyze(waiting, data)) {
+  const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])].filter((path) => isAnalyzed(contract, index, path));
+  const contexts = waiting.map((path) => fileContext(index, contract, path));
+  for (const { path, analysis, uses } of await executor.analyze(contexts, index.declaredAccounts())) {
     analyses.set(path, analysis);
     index.setUses(path, uses);
   }

@@ -8,7 +8,7 @@
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
 import { emptyFacts, FileFacts } from './flux/facts';
 import { FileSummary, summarizeFile } from './repo-index';
-import { documentBoundaries, parseYamlFile, ParsedDocument } from './yaml-docs';
+import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
 
 /** A 53-bit content hash plus the length: the cache key of one document's text. */
@@ -85,12 +85,13 @@ export function shiftFacts<T>(value: T, offset: number, lines: number): T {
 /**
  * The analysis rules can fire in a document only if its text has one of
  * these: a Job or CronJob, a Flux expression or escape, a /tmp hand-off, a
- * ServiceAccount, a template. (A lone `$` matters only when
+ * ServiceAccount, a template, or anchors and aliases (which can alias more
+ * than Flux accepts: no YAML extension reports that). (A lone `$` matters only when
  * flux-substitution-bare-dollar is on.) Without one, only its YAML syntax can
  * be reported, which the editor leaves to YAML extensions by default.
  */
 export function documentMayMatter(text: string, bareDollar: boolean): boolean {
-  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount|\{\{/.test(text) || (bareDollar && text.includes('$'));
+  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount|\{\{/.test(text) || (bareDollar && text.includes('$')) || mayAlias(text);
 }
 
 /** Line breaks as LSP and LineIndex count them, in `text[from, to)`. */

@@ -3,6 +3,7 @@
 // it, and the model's problems that live in it. The audit and the server both
 // call this, so the editor and the CLI cannot disagree.
 import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
+import type { RepositoryFacts } from './rules/document-rule';
 import { contractListEdit } from './contract/edit';
 import type { Contract } from './contract/model';
 import type { FluxFileContext } from './flux/check';
@@ -29,20 +30,28 @@ export function mayHoldJob(text: string): boolean {
   return /kind:\s*["']?Job\b/.test(text);
 }
 
-/** Everything analyzeFile needs about one file, from the repository index. */
-export function analysisInput(index: RepoIndex, contract: Contract, path: string, text: string, headText?: string | null): FileInput {
-  const repository = { declaresServiceAccount: (name: string, namespace: string | null) => index.declaresServiceAccount(name, namespace), headText };
+/** What the model says of a file: everything analyzeFile takes but its text, the contract and the repository's accounts. */
+export type FileContext = Omit<FileInput, 'text' | 'contract' | 'repository'>;
+
+export function fileContext(index: RepoIndex, contract: Contract, path: string): FileContext {
   return {
     file: path,
-    text,
     role: index.roleOf(path),
     resourceRules: resourceRulesApply(contract, index, path),
     // A file only a generator reads is data (any text); an audited YAML file is also parsed.
     yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
-    contract,
     flux: fluxContextOf(index, contract, path),
-    repository,
   };
+}
+
+/** A file's analysis input from its context (made here, or sent to an audit worker). */
+export function inputFrom(context: FileContext, text: string, contract: Contract, declaresServiceAccount: RepositoryFacts['declaresServiceAccount'], headText?: string | null): FileInput {
+  return { ...context, text, contract, repository: { declaresServiceAccount, headText } };
+}
+
+/** Everything analyzeFile needs about one file, from the repository index. */
+export function analysisInput(index: RepoIndex, contract: Contract, path: string, text: string, headText?: string | null): FileInput {
+  return inputFrom(fileContext(index, contract, path), text, contract, (name, namespace) => index.declaresServiceAccount(name, namespace), headText);
 }
 
 export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {

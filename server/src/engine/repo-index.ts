@@ -238,6 +238,11 @@ export class RepoIndex {
     return matchesAccount(this.accounts().declared.get(name), namespace);
   }
 
+  /** The declared ServiceAccounts as data (what an audit worker needs of the index for the pod rules). */
+  declaredAccounts(): AccountList {
+    return [...this.accounts().declared];
+  }
+
   /** Whether any pod in the repository runs as `name` (in `namespace`, when both sides know it). */
   usesServiceAccount(name: string, namespace: string | null): boolean {
     return matchesAccount(this.accounts().used.get(name), namespace);
@@ -314,6 +319,15 @@ export class RepoIndex {
     }
     return false;
   }
+}
+
+/** ServiceAccount names with the namespaces that declare them (null: a namespace the file does not say). */
+export type AccountList = Array<[string, Array<string | null>]>;
+
+/** `declaresServiceAccount` over a snapshot of the declared accounts. */
+export function accountLookup(accounts: AccountList): (name: string, namespace: string | null) => boolean {
+  const declared = new Map(accounts);
+  return (name, namespace) => matchesAccount(declared.get(name), namespace);
 }
 
 function matchesAccount(namespaces: Array<string | null> | undefined, namespace: string | null): boolean {

@@ -52,6 +52,10 @@ const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: fa
 export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
   const chunk = text.slice(start, end);
   let docs;
+  // Each problem the parser meets is an Error; their stack traces, which nobody reads, cost
+  // as much as parsing the file again where a file has many (a Helm template).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     const parsed = parseAllDocuments(chunk, PARSE_OPTIONS);
     docs = Array.isArray(parsed) ? parsed : [];
@@ -60,8 +64,12 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
     // some stack is left; deeper down (a server handler's stack), the RangeError escapes.
     if (!(error instanceof RangeError)) throw error;
     return [tooDeep(text, start, end)];
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   const template = /\{\{[^\n]*\}\}/.test(chunk);
+  // only a document with an anchor and an alias can alias too much: most are not walked for it
+  const aliases = mayAlias(chunk);
   return docs.map((doc) => {
     // Where the parser ran out of stack depends on how much stack was left: report a fixed place
     // and drop the partial tree, so the analysis does not depend on the caller's stack.
@@ -80,6 +88,7 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
           message: error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
         })),
         ...duplicateKeys(doc).map(([keyStart, keyEnd]) => ({ start: start + keyStart, end: start + keyEnd, message: DUPLICATE_KEY })),
+        ...excessiveAliasingProblems(doc, aliases, start, end),
       ].sort((a, b) => a.start - b.start),
     };
   });
@@ -114,6 +123,100 @@ function duplicateKeys(doc: Document.Parsed): Array<[number, number]> {
     }
   }
   return found;
+}
+
+// ---- Excessive aliasing, as go-yaml (kustomize, so Flux) refuses it ----
+
+const ANCHOR = /(?:^|[\s[{,:?-])&[^\s,[\]{}]/m;
+const ALIAS = /(?:^|[\s[{,:?-])\*[^\s,[\]{}]/m;
+
+/** Whether a text may hold an anchor and an alias of it (a cheap test on the text: most documents have neither). */
+export function mayAlias(text: string): boolean {
+  return ANCHOR.test(text) && ALIAS.test(text);
+}
+
+/** The words of go-yaml's error, which the message quotes (and the editor recognises: no YAML extension reports it). */
+export const EXCESSIVE_ALIASING = 'document contains excessive aliasing';
+
+/** Whether a yaml-syntax message is the excessive-aliasing one (YAML extensions do not report it). */
+export function isExcessiveAliasing(message: string): boolean {
+  return message.includes(EXCESSIVE_ALIASING);
+}
+
+/** go-yaml's allowedAliasRatio (decode.go): the share of decoded nodes that may come from expanding aliases. */
+function allowedAliasRatio(decodes: number): number {
+  if (decodes <= 400_000) return 0.99;
+  if (decodes >= 4_000_000) return 0.1;
+  return 0.99 - 0.89 * ((decodes - 400_000) / 3_600_000);
+}
+
+function tooMuchAliasing(decodes: number, aliased: number): boolean {
+  return aliased > 100 && decodes > 1000 && aliased / decodes > allowedAliasRatio(decodes);
+}
+
+/** Sizes stay finite and exact enough: a limit is crossed long before this. */
+const SIZE_CAP = 1e15;
+
+/**
+ * Where go-yaml stops decoding `doc` with "document contains excessive aliasing", as [start, end)
+ * of the alias whose expansion crosses the limit (relative to the document's text), or null.
+ * go-yaml counts every node it decodes, with aliases expanded, and fails as soon as more than 1000
+ * were decoded, more than 100 of them inside an alias, and the aliased share passes
+ * allowedAliasRatio (99% up to 400,000 nodes, down to 10% at 4,000,000). The same counts without
+ * expanding anything: one walk in document order, each anchored node's expanded size kept once
+ * its walk ends, so a billion laughs costs as much as its text.
+ */
+export function excessiveAliasing(doc: Document.Parsed): [number, number] | null {
+  const sizes = new Map<string, number>(); // an anchor's expanded size; a later anchor of the same name replaces it
+  let decodes = 1; // the document node
+  let aliased = 0;
+  let lastAlias: [number, number] | null = null;
+  interface Frame {
+    node: Node | null;
+    children: unknown[];
+    next: number;
+    size: number;
+  }
+  const childrenOf = (node: unknown): unknown[] => (isMap(node) ? node.items.flatMap((pair) => [pair.key, pair.value]) : isSeq(node) ? node.items : []);
+  const stack: Frame[] = [{ node: null, children: [doc.contents], next: 0, size: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    if (frame.next === frame.children.length) {
+      stack.pop();
+      const anchor = (frame.node as { anchor?: string } | null)?.anchor;
+      if (anchor) sizes.set(anchor, frame.size);
+      if (stack.length > 0) stack[stack.length - 1].size = Math.min(SIZE_CAP, stack[stack.length - 1].size + frame.size);
+      continue;
+    }
+    const child = frame.children[frame.next++];
+    decodes++; // the node itself (an empty value is a null scalar to go-yaml)
+    if (isAlias(child)) {
+      // expanding it decodes its target's nodes, every one of them aliased: the aliased share only
+      // grows while it runs, so the limit is crossed inside it exactly when it is crossed at its end
+      const size = sizes.get(child.source) ?? 0; // unknown, or an anchor that contains itself: another error
+      decodes = Math.min(SIZE_CAP, decodes + size);
+      aliased = Math.min(SIZE_CAP, aliased + size);
+      lastAlias = child.range ? [child.range[0], child.range[1]] : lastAlias;
+      frame.size = Math.min(SIZE_CAP, frame.size + 1 + size);
+      if (tooMuchAliasing(decodes, aliased)) return lastAlias ?? [0, 0];
+      continue;
+    }
+    if (tooMuchAliasing(decodes, aliased)) return lastAlias ?? [0, 0];
+    const children = childrenOf(child);
+    stack.push({ node: (child as Node | null) ?? null, children, next: 0, size: 1 });
+  }
+  return null;
+}
+
+function excessiveAliasingProblems(doc: Document.Parsed, aliases: boolean, start: number, end: number): YamlProblem[] {
+  if (!aliases || doc.errors.length > 0) return [];
+  const span = excessiveAliasing(doc);
+  if (!span) return [];
+  return [{
+    start: Math.min(start + span[0], end),
+    end: Math.min(start + span[1], end),
+    message: `its aliases expand too far: kustomize's YAML decoder (go-yaml) stops with "${EXCESSIVE_ALIASING}" here, so Flux fails to build this file`,
+  }];
 }
 
 /** A document too deeply nested to parse: no tree, one error where the nesting gets deep. */

@@ -8,7 +8,7 @@ import { isAnalyzed } from '../engine/scope';
 import { isYamlPath } from '../engine/paths';
 import { isKustomizationFile } from '../engine/flux/facts';
 import { chunkKey, DocumentSession } from '../engine/incremental';
-import type { ParsedDocument } from '../engine/yaml-docs';
+import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml-docs';
 import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract } from '../engine/contract/model';
@@ -229,7 +229,8 @@ export class Project {
   }
 
   private present(findings: Finding[]): Finding[] {
-    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax');
+    // YAML extensions show syntax errors, but not aliasing that Flux refuses: that one is always shown
+    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax' || isExcessiveAliasing(finding.message));
   }
 }
 

@@ -6,9 +6,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzed, analyzeWaiting, AuditExecutor, indexFrom, IndexData, scanFiles, ScanResult } from '../engine/audit';
-import type { FileAnalysis } from '../engine/analyze';
-export type { IndexData };
+import { Analyzed, analyzeWaiting, AuditExecutor, scanFiles, ScanResult } from '../engine/audit';
+import type { FileContext, HeadReader } from '../engine/repo-analysis';
 import { OverlayFs, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from './node-repo-fs';
 import { gitHeadReader } from './git-head';
@@ -128,20 +127,38 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
         }
         return merged;
       },
-      async analyze(paths, data) {
+      async analyze(contexts, accounts) {
         try {
-          // Each file goes back to the worker that read it; the worker rebuilds the graph from the facts.
-          const parts: string[][] = Array.from({ length: pool.size }, () => []);
-          const mine: string[] = [];
-          for (const path of paths) {
-            const owner = owners.get(path) ?? -1;
-            (owner === -1 ? mine : parts[owner]).push(path);
+          // Each file goes first to the worker that read it (its text is there, maybe its parse);
+          // a worker with nothing left of its own takes from the longest queue, so none idles.
+          const queues: FileContext[][] = Array.from({ length: pool.size }, () => []);
+          const mine: FileContext[] = [];
+          for (const context of contexts) {
+            const owner = owners.get(context.file) ?? -1;
+            (owner === -1 ? mine : queues[owner]).push(context);
           }
-          const analyzeHere = async (list: string[]) => analyzeWaiting(here, contract, indexFrom(data, contract), list, setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined);
-          const results = await Promise.all([
-            ...parts.map((part, i) => (part.length === 0 ? Promise.resolve([]) : pool.call<Analyzed[]>(i, { kind: 'analyze', paths: part, data }).catch(() => analyzeHere(part)))),
-            mine.length > 0 ? analyzeHere(mine) : Promise.resolve([]),
-          ]);
+          let headHere: Promise<HeadReader | null> | undefined; // git only if a file falls back to this thread
+          const analyzeHere = async (list: FileContext[]) =>
+            list.length === 0 ? [] : analyzeWaiting(here, contract, list, accounts, (await (headHere ??= setup.git ? gitHeadReader(setup.root) : Promise.resolve(null))) ?? undefined);
+          const results: Analyzed[][] = [];
+          const work = async (worker: number) => {
+            try {
+              await pool.call(worker, { kind: 'accounts', accounts });
+            } catch {
+              return;
+            }
+            for (let batch = nextBatch(queues, worker); batch.length > 0; batch = nextBatch(queues, worker)) {
+              try {
+                results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch }));
+              } catch {
+                results.push(await analyzeHere(batch)); // that worker is gone: the others take the rest
+                return;
+              }
+            }
+          };
+          await Promise.all([...queues.map((_, worker) => work(worker)), analyzeHere(mine).then((here) => void results.push(here))]);
+          // Whatever no live worker took (all of them died) runs here.
+          for (const queue of queues) if (queue.length > 0) results.push(await analyzeHere(queue.splice(0)));
           return results.flat();
         } finally {
           pool.close();
@@ -149,6 +166,16 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
       },
     };
   };
+}
+
+/** Files per pass-2 message: small, so the last batches balance the threads. */
+const ANALYZE_BATCH = 50;
+
+/** The next files for `worker`: its own first, then the end of the longest queue. */
+function nextBatch(queues: FileContext[][], worker: number): FileContext[] {
+  if (queues[worker].length > 0) return queues[worker].splice(0, ANALYZE_BATCH);
+  const longest = queues.reduce((a, b) => (b.length > a.length ? b : a));
+  return longest.splice(Math.max(0, longest.length - ANALYZE_BATCH));
 }
 
 function appendScan(into: ScanResult, more: ScanResult): void {

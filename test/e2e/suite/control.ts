@@ -35,17 +35,51 @@ export async function readControl(): Promise<Control> {
 }
 
 export interface ScreenshotResult {
-  /** Whether the awaited element was on screen when the picture was taken. */
+  /** Whether the awaited element, with the awaited text, was on screen and settled when the picture was taken. */
   found: boolean;
   path: string;
+  /** When not found: what the page showed for the selector (text, opacity, running animations). */
+  seen?: unknown;
+  /** When not found: when hover and action widgets came and went (ms since the page loaded). */
+  trace?: string[];
+  focused?: string | null;
 }
 
-/** Asks the runner to photograph the page once `selector` is visible (it waits a few seconds for it). */
-export async function screenshot(control: Control, name: string, selector: string): Promise<ScreenshotResult> {
-  if (!control.url) throw new Error('no control server: this host takes no screenshots');
-  const response = await fetch(`${control.url}/screenshot?name=${encodeURIComponent(name)}&selector=${encodeURIComponent(selector)}`, { method: 'POST' });
-  if (!response.ok) throw new Error(`screenshot ${name}: HTTP ${response.status} ${await response.text()}`);
-  return (await response.json()) as ScreenshotResult;
+/** What to wait for on the page: the first visible `selector` showing `text`, or (hidden) none visible. */
+export interface Widget {
+  selector: string;
+  text?: string;
+  hidden?: boolean;
+  /** How long the runner waits, in ms (its default is generous). */
+  timeout?: number;
+}
+
+function widgetQuery(widget: Widget): string {
+  const query = new URLSearchParams({ selector: widget.selector, text: widget.text ?? '', state: widget.hidden ? 'hidden' : 'visible' });
+  if (widget.timeout) query.set('timeout', String(widget.timeout));
+  return query.toString();
+}
+
+async function post<T>(control: Control, path: string): Promise<T> {
+  if (!control.url) throw new Error('no control server: this host cannot look at its page');
+  const response = await fetch(`${control.url}${path}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Asks the runner to photograph the page once the widget is visible, shows its text and has settled. */
+export function screenshot(control: Control, name: string, widget: Widget): Promise<ScreenshotResult> {
+  return post(control, `/screenshot?name=${encodeURIComponent(name)}&${widgetQuery(widget)}`);
+}
+
+/** Moves the mouse (in the runner) onto the top-most element matching `selector`; without one, into the window's corner. */
+export async function pointAt(control: Control, selector?: string): Promise<boolean> {
+  return (await post<{ moved: boolean }>(control, `/mouse${selector ? `?selector=${encodeURIComponent(selector)}` : ''}`)).moved;
+}
+
+/** Waits (in the runner, which sees the page) until the widget is visible and settled, or hidden. */
+export async function waitForWidget(control: Control, widget: Widget): Promise<boolean> {
+  return (await post<{ found: boolean }>(control, `/wait?${widgetQuery(widget)}`)).found;
 }
 
 export interface TestOutcome {

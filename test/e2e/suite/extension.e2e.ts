@@ -10,7 +10,7 @@
 // next one expects them (see the notes on each).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, readControl, screenshot } from './control';
+import { Control, pointAt, readControl, screenshot, ScreenshotResult, Widget, waitForWidget } from './control';
 import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
 
 const EXTENSION_ID = 'flux-job-guard.flux-job-guard';
@@ -83,17 +83,50 @@ const has = (code: string) => (d: vscode.Diagnostic[]) => d.some((x) => codeOf(x
 const lacks = (code: string) => (d: vscode.Diagnostic[]) => !d.some((x) => codeOf(x) === code);
 const only = (diagnostics: vscode.Diagnostic[], code: string) => diagnostics.filter((d) => codeOf(d) === code);
 
+/** Polls `probe` (every 100 ms) until it returns something truthy; fails after `timeoutMs`. */
 async function waitUntil<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, timeoutMs = WAIT_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Runs `act`, then waits until the server has published diagnostics for `uri` (an empty list counts). */
+async function afterPublish<T>(uri: vscode.Uri, act: () => Promise<T>, what: string): Promise<T> {
+  let published = false;
+  const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
+    if (event.uris.some((changed) => changed.toString() === uri.toString())) published = true;
+  });
+  try {
+    const result = await act();
+    await waitUntil(() => published, what);
+    return result;
+  } finally {
+    subscription.dispose();
+  }
+}
+
+/**
+ * Brings a widget up and has the runner photograph it once it is on screen with its text and
+ * settled. A widget can fail to open on a busy machine (the editor not yet focused, an answer still
+ * on its way): the ways to open it (`shows`, taken in turn) are tried again, each try waiting up to
+ * 20 s, until the deadline. A miss is logged with what the page showed.
+ */
+async function photograph(control: Control, name: string, shows: Array<() => Thenable<unknown>>, widget: Widget, timeoutMs = 90_000): Promise<ScreenshotResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    await shows[attempt % shows.length]();
+    const shot = await screenshot(control, name, { ...widget, timeout: 20_000 });
+    if (shot.found || Date.now() > deadline) return shot;
+    console.log(`${name}: try ${attempt + 1} missed; the page showed ${JSON.stringify(shot.seen)}; trace ${JSON.stringify(shot.trace)}`);
+  }
+}
+
+const HOVER = '.monaco-editor .monaco-hover:not(.hidden)';
+const QUICK_FIX_MENU = '.action-widget';
 
 async function open(path: string): Promise<{ document: vscode.TextDocument; editor: vscode.TextEditor }> {
   const document = await vscode.workspace.openTextDocument(fixture(path));
@@ -205,22 +238,47 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
 
   test('screenshots: a squiggle with its hover, and the quick-fix menu', async function () {
     if (!control.screenshots || !control.url) this.skip();
+    this.timeout(240_000); // two widgets, each retried for up to 90 s on a busy machine
     const { document, editor } = await open(FILES.backup);
     const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
     const at = missing.range.start.translate(0, 2);
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(missing.range, vscode.TextEditorRevealType.InCenter);
-    await sleep(300);
-    await vscode.commands.executeCommand('editor.action.showHover');
-    const hover = await screenshot(control, 'hover', '.monaco-editor .monaco-hover:not(.hidden)');
-    // the second picture shows the menu alone
+    await waitUntil(() => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document === document && active.selection.active.isEqual(at) && active.visibleRanges.some((range) => range.contains(at));
+    }, 'the editor to show the squiggle with the cursor on it');
+    // The extension host knows the new selection at once; the workbench applies it a moment later,
+    // and Show Hover opens where the workbench has the cursor: wait until its status bar says so.
+    const cursorShown = await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` });
+    assert.ok(cursorShown, `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`);
+    const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    // the hover of the squiggle: the picture is taken once it shows the finding's message. It is
+    // opened as a keyboard user does (Show Hover), or else as a mouse user does (resting on the squiggle)
+    const hover = await photograph(control, 'hover', [
+      async () => {
+        await focusEditor();
+        await vscode.commands.executeCommand('editor.action.showHover');
+      },
+      () => pointAt(control, '.monaco-editor .squiggly-error'),
+    ], { selector: HOVER, text: 'sets no spec.ttlSecondsAfterFinished' });
+    // the second picture shows the menu alone: the hover is gone, and the server offers the fix
+    await pointAt(control);
     await vscode.commands.executeCommand('editor.action.hideHover').then(undefined, () => undefined);
-    await sleep(300);
-    await vscode.commands.executeCommand('editor.action.quickFix');
-    const quickFix = await screenshot(control, 'quick-fix', '.action-widget');
+    assert.ok(await waitForWidget(control, { selector: HOVER, hidden: true }), 'the hover closed');
+    await waitUntil(async () => {
+      const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range)) ?? [];
+      return actions.some((action) => action.title.startsWith('Insert ttlSecondsAfterFinished'));
+    }, 'the insert-TTL fix to be offered');
+    const quickFix = await photograph(control, 'quick-fix', [
+      async () => {
+        await focusEditor();
+        await vscode.commands.executeCommand('editor.action.quickFix');
+      },
+    ], { selector: QUICK_FIX_MENU, text: 'Insert ttlSecondsAfterFinished' });
     await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
-    assert.ok(hover.found, `the hover was on screen (${hover.path})`);
-    assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path})`);
+    assert.ok(hover.found, `the hover was on screen (${hover.path}); the page showed ${JSON.stringify(hover.seen)}, focus on ${hover.focused}; hover trace ${JSON.stringify(hover.trace)}`);
+    assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path}); the page showed ${JSON.stringify(quickFix.seen)}, focus on ${quickFix.focused}`);
   });
 
   test('the insert-TTL quick fix clears ttl-missing and the saved file holds the TTL and its comment', async () => {
@@ -244,10 +302,11 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
   });
 
   test('diagnostics follow the fluxJobGuard.ttl.required setting', async () => {
-    const { document } = await open(FILES.report);
+    // the first analysis has been published (report-job.yaml has no finding: an empty list), so the
+    // change below is what the next one answers
+    const { document } = await afterPublish(fixture(FILES.report), () => open(FILES.report), 'the first analysis of report-job.yaml');
     const settings = () => vscode.workspace.getConfiguration('fluxJobGuard', document.uri);
     await waitForDiagnostics(document.uri, lacks('ttl-unexpected-value'), 'no ttl-unexpected-value at the default 86400');
-    await sleep(500); // the first analysis has been published: the change below is what the next one answers
     try {
       await settings().update('ttl.required', 3600, vscode.ConfigurationTarget.Workspace);
       const diagnostics = await waitForDiagnostics(document.uri, has('ttl-unexpected-value'), 'ttl-unexpected-value once 3600 is required');

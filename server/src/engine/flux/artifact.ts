@@ -6,7 +6,7 @@
 // CI pushes from it) holds that folder, with the defaults and the
 // `.sourceignore` files inside it.
 import { dirnameOf } from '../paths';
-import { DEFAULT_IGNORE, excludedBy, IgnorePattern, parsePattern, readPatterns } from './gitignore';
+import { DEFAULT_IGNORE, excludedBy, IgnorePattern, matchUnder, parsePattern, readPatterns } from './gitignore';
 
 export interface Artifact {
   /** Identity, for caches: one artifact per source object (or contract mapping). */
@@ -42,9 +42,23 @@ export function inRepository(artifact: Artifact, path: string): string {
   return artifact.root === '' ? path : path === '' ? artifact.root : `${artifact.root}/${path}`;
 }
 
-/** Memoized membership: whether the artifact holds a file, and if not, which pattern left it out. */
+/** The patterns that can decide for the files of one folder, or the verdict they all share. */
+interface FolderPatterns {
+  patterns: readonly IgnorePattern[];
+  /** Set when one verdict holds for every file below: the excluding pattern, or null (kept). */
+  uniform?: IgnorePattern | null;
+}
+
+/**
+ * Memoized membership: whether the artifact holds a file, and if not, which
+ * pattern left it out. Patterns are narrowed folder by folder (those of other
+ * folders' ignore files drop out), and a folder whose files share one verdict
+ * (`/*` before `!/deploy/crds` leaves out all of `apps/`) answers without
+ * looking at its files: the cost follows the folders, not files × patterns.
+ */
 export class ArtifactIndex {
   private readonly cache = new Map<string, IgnorePattern | null | 'outside'>();
+  private readonly folders = new Map<string, FolderPatterns>();
   constructor(readonly artifact: Artifact) {}
 
   exclusion(path: string): IgnorePattern | null | 'outside' {
@@ -53,7 +67,11 @@ export class ArtifactIndex {
       const { root } = this.artifact;
       const { include } = this.artifact;
       const outside = (root !== '' && !path.startsWith(root + '/')) || (include && !include.some((folder) => path.startsWith(folder + '/')));
-      result = outside ? 'outside' : excludedBy(this.artifact.patterns, path);
+      if (outside) result = 'outside';
+      else {
+        const folder = this.folderPatterns(dirnameOf(path));
+        result = folder.uniform !== undefined ? folder.uniform : excludedBy(folder.patterns, path);
+      }
       this.cache.set(path, result);
     }
     return result;
@@ -61,5 +79,35 @@ export class ArtifactIndex {
 
   holds(path: string): boolean {
     return this.exclusion(path) === null;
+  }
+
+  /** Whether no file below `dir` can be in the artifact (outside it, or left out by one pattern). */
+  holdsNothingUnder(dir: string): boolean {
+    const { root, include } = this.artifact;
+    const under = (folder: string) => folder === '' || dir === folder || dir.startsWith(folder + '/') || folder.startsWith(dir === '' ? '' : dir + '/');
+    if (!under(root) || (include && !include.some(under))) return true;
+    const uniform = this.folderPatterns(dir).uniform;
+    return uniform !== undefined && uniform !== null;
+  }
+
+  private folderPatterns(dir: string): FolderPatterns {
+    let found = this.folders.get(dir);
+    if (found) return found;
+    const parent = dir === '' ? { patterns: this.artifact.patterns } : this.folderPatterns(dirnameOf(dir));
+    if (parent.uniform !== undefined) found = parent;
+    else {
+      const segments = dir === '' ? [] : dir.split('/');
+      let patterns: IgnorePattern[] = [];
+      for (const pattern of parent.patterns) {
+        const match = matchUnder(pattern, segments);
+        if (match === 'all') patterns = [pattern]; // the last pattern that matches every file below decides before all earlier ones
+        else if (match === 'some') patterns.push(pattern);
+      }
+      const last = patterns[patterns.length - 1];
+      const decides = patterns.length === 0 || matchUnder(last, segments) === 'all';
+      found = decides ? { patterns, uniform: last && !last.inclusion ? last : null } : { patterns };
+    }
+    this.folders.set(dir, found);
+    return found;
   }
 }

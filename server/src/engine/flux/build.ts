@@ -115,7 +115,7 @@ class Builder {
 
   /** A folder exists in the artifact when it holds at least one file the artifact keeps. */
   private hasDir(dir: string): boolean {
-    if (!this.layout.hasDir(dir)) return false;
+    if (!this.layout.hasDir(dir) || this.artifact.holdsNothingUnder(dir)) return false;
     let known = dirsHeld.get(this.artifact);
     if (!known) dirsHeld.set(this.artifact, (known = new Map()));
     const cached = known.get(dir);

@@ -58,6 +58,27 @@ export function excludedBy(patterns: readonly IgnorePattern[], path: string): Ig
   return null;
 }
 
+/**
+ * What a pattern does to the files under a folder (`dir`: its segments):
+ * matches none of them, matches every one (a leading part of their path
+ * decides), or may match some. Exact for 'none' and 'all'; 'some' is the safe
+ * answer where the folder alone cannot tell.
+ */
+export function matchUnder(pattern: IgnorePattern, dir: readonly string[]): 'none' | 'all' | 'some' {
+  const { domain } = pattern;
+  if (domain.length > dir.length) return dir.every((segment, i) => segment === domain[i]) ? 'some' : 'none';
+  for (let i = 0; i < domain.length; i++) if (domain[i] !== dir[i]) return 'none';
+  const rest = dir.slice(domain.length);
+  // Every path below has a segment after the folder's: a name matching a folder segment is a folder.
+  if (!pattern.anchored) return rest.some((segment) => segmentMatch(pattern.segments[0], segment)) ? 'all' : 'some';
+  if (pattern.segments.some((segment) => segment.includes('**'))) return 'some';
+  const segments = pattern.segments.filter((segment) => segment !== '');
+  if (segments.length === 0) return 'none';
+  const shared = Math.min(segments.length, rest.length);
+  for (let i = 0; i < shared; i++) if (!segmentMatch(segments[i], rest[i])) return 'none';
+  return segments.length <= rest.length ? 'all' : 'some';
+}
+
 function matches(pattern: IgnorePattern, path: string[]): boolean {
   if (path.length <= pattern.domain.length) return false;
   for (let i = 0; i < pattern.domain.length; i++) if (pattern.domain[i] !== path[i]) return false;

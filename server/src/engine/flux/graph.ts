@@ -487,15 +487,25 @@ export class FluxGraph {
     builder.vars = resolveVars(k.name, postBuild, webhooks, {
       external: this.input.config.variables,
       candidates: (ref) => {
-        const named = this.variablesByName.get(`${ref.kind}/${ref.name}`) ?? [];
-        const inNamespace = namespace === null ? named : named.filter((s) => s.namespace === null || s.namespace === namespace);
-        const pool = inNamespace.length > 0 ? inNamespace : named;
-        const live = pool.filter((s) => applied(s.generated ? s.generated.file : s.file));
-        return [...byCloseness(k.file, live), ...byCloseness(k.file, pool.filter((s) => !live.includes(s)))];
+        // The same for every Kustomization of a folder and namespace in a world: computed once.
+        let memo = this.candidateMemo.get(applied);
+        if (!memo) this.candidateMemo.set(applied, (memo = new Map()));
+        const key = `${ref.kind}/${ref.name}|${namespace}|${dirnameOf(k.file)}`;
+        let found = memo.get(key);
+        if (!found) {
+          const named = this.variablesByName.get(`${ref.kind}/${ref.name}`) ?? [];
+          const inNamespace = namespace === null ? named : named.filter((s) => s.namespace === null || s.namespace === namespace);
+          const pool = inNamespace.length > 0 ? inNamespace : named;
+          const live = pool.filter((s) => applied(s.generated ? s.generated.file : s.file));
+          memo.set(key, (found = [...byCloseness(k.file, live), ...byCloseness(k.file, pool.filter((s) => !live.includes(s)))]));
+        }
+        return found;
       },
       invalidName: (name, located, error) => this.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
     });
   }
+
+  private readonly candidateMemo = new WeakMap<(file: string) => boolean, Map<string, VariableSource[]>>();
 
   private report(problem: GraphProblem): void {
     const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;

@@ -60,10 +60,7 @@ export function resolveVars(owner: string, postBuild: PostBuild, added: Substitu
       if (!source) continue;
     }
     sources.push(source);
-    for (const [name, located] of source.entries) {
-      checkName(name, located, context);
-      defined.set(name, { ...located, from: `${source.kind} ${source.name}`, secret: source.secret });
-    }
+    for (const [name, variable] of definedBy(source, context)) defined.set(name, variable);
   }
   for (const [name, located] of postBuild.substitute) {
     checkName(name, located, context);
@@ -78,6 +75,22 @@ export function resolveVars(owner: string, postBuild: PostBuild, added: Substitu
     return { defined, unknown: [], sources, substitutes };
   }
   return { defined, unknown, sources, substitutes };
+}
+
+/** A source's entries as defined variables, made once per source (thousands of Kustomizations read one cluster-settings). */
+const definedBySource = new WeakMap<VariableSource, Array<[string, DefinedVariable]>>();
+
+function definedBy(source: VariableSource, context: VariableContext): Array<[string, DefinedVariable]> {
+  let variables = definedBySource.get(source);
+  if (!variables) {
+    variables = [];
+    for (const [name, located] of source.entries) {
+      checkName(name, located, context); // a name Flux rejects is reported once, where it is written
+      variables.push([name, { ...located, from: `${source.kind} ${source.name}`, secret: source.secret }]);
+    }
+    definedBySource.set(source, variables);
+  }
+  return variables;
 }
 
 function checkName(name: string, located: Located<string>, context: VariableContext): void {
