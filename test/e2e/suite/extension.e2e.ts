@@ -398,13 +398,14 @@ const VARIABLES = {
   archived: 'archive/old-backup-job.yaml',
 } as const;
 
-/** The widgets the pictures wait for, with their content (playwright's :has-text). */
+/** The widgets the runner waits for (and photographs), with their content. */
 const WIDGETS = {
-  completion: '.suggest-widget.visible:has-text("CLUSTER_NAME"):has-text("DB_PASSWORD"):has-text("TIMEZONE")',
-  completionTyped: '.suggest-widget.visible .monaco-list-row:has-text("TIMEZONE")',
-  rename: '.monaco-editor .rename-box',
-  inlayHints: '.monaco-editor .view-lines:has-text("= home")',
-};
+  completion: { selector: '.suggest-widget.visible', text: 'TIMEZONE' },
+  rename: { selector: '.monaco-editor .rename-box', text: 'to Rename' },
+  // (the editor draws a space as U+00A0: the masked value has none)
+  inlayHints: { selector: '.monaco-editor .view-lines', text: '••••' },
+  lens: { selector: '.monaco-editor .codelens-decoration', text: 'every' },
+} satisfies Record<string, Widget>;
 
 /** Places as `path line:start-end`, the way the assertions below read. */
 function placeOf(uri: vscode.Uri, range: vscode.Range): string {
@@ -435,6 +436,17 @@ async function inlayHints(document: vscode.TextDocument): Promise<string[]> {
   return hints.map((hint) => `${hint.position.line}:${hint.position.character} ${typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')}`);
 }
 
+/**
+ * Shows the document with the cursor at `at`, focused, and (where the runner can see the page)
+ * waits until the workbench's status bar shows that cursor: a command that acts at the cursor
+ * (suggest, rename) acts where the workbench has it, which it applies after the extension host.
+ */
+async function cursorAt(control: Control, document: vscode.TextDocument, at: vscode.Position): Promise<void> {
+  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(at, at) });
+  await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+  if (control.url) assert.ok(await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }), `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`);
+}
+
 suite(`Flux variables as symbols in a real workbench (${runtime} extension host)`, function () {
   let control: Control;
 
@@ -449,6 +461,7 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
   });
 
   test('completion after ${ offers what `apps` defines (value, origin, the secret masked), and the chosen name lands in the script', async function () {
+    this.timeout(180_000); // the widget is opened (and photographed) twice, each retried on a busy machine
     const { document } = await open(FILES.backup);
     await waitForDiagnostics(document.uri, has('flux-substitution-undefined'), 'the first analysis');
     const original = await insertLineBefore(document, 'tar -czf', '              echo "${}"');
@@ -471,17 +484,12 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       );
       const timezone = ours.find((item) => labelOf(item) === 'TIMEZONE')!;
       assert.ok((timezone.range as vscode.Range).isEqual(new vscode.Range(opened, opened)), `inserted at the cursor: ${JSON.stringify(timezone.range)}`);
-      // As a user: the suggest widget at the cursor. showTextDocument's selection is in place in the
-      // workbench once it resolves (a selection set on the editor object arrives there later).
+      // As a user: the suggest widget at the cursor, listing the names (the picture waits for TIMEZONE).
       if (control.url && control.screenshots) {
-        const shot = await waitUntil(async () => {
-          await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(opened, opened) });
-          await vscode.commands.executeCommand('editor.action.triggerSuggest');
-          const taken = await screenshot(control, 'completion', WIDGETS.completion);
-          await vscode.commands.executeCommand('hideSuggestWidget');
-          return taken.found ? taken : null;
-        }, 'the suggest widget listing the names of `apps`');
-        assert.ok(shot.found, shot.path);
+        await cursorAt(control, document, opened);
+        const shot = await photograph(control, 'completion', [() => vscode.commands.executeCommand('editor.action.triggerSuggest')], WIDGETS.completion);
+        await vscode.commands.executeCommand('hideSuggestWidget');
+        assert.ok(shot.found, `the suggest widget listed the names (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
       }
       // Typed `TI`, the first entry accepted: only TIMEZONE begins so (a try that went wrong is undone).
       await replaceAll(document, document.getText().replace('echo "${}"', 'echo "${TI}"'));
@@ -489,13 +497,12 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       const cursor = find(document, '${TI}').translate(0, 4);
       await waitUntil(async () => {
         if (document.getText() !== typed) await replaceAll(document, typed);
-        await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(cursor, cursor) });
+        await cursorAt(control, document, cursor);
         await vscode.commands.executeCommand('editor.action.triggerSuggest');
-        // the runner's wait for the widget (up to 5 s) before accepting
-        if (control.url && control.screenshots) await screenshot(control, 'completion-typed', WIDGETS.completionTyped);
+        if (control.url) await waitForWidget(control, { ...WIDGETS.completion, timeout: 20_000 });
         await vscode.commands.executeCommand('acceptSelectedSuggestion');
         return document.getText().includes('echo "${TIMEZONE}"');
-      }, 'TIMEZONE to be chosen from the suggest widget');
+      }, 'TIMEZONE to be chosen from the suggest widget', 90_000);
       await waitUntil(async () => (await inlayHints(document)).some((hint) => hint.endsWith('= Europe/Paris')), 'the hint of the new ${TIMEZONE}');
     } finally {
       await restore(document, original);
@@ -503,6 +510,7 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
   });
 
   test('rename: the workbench asks for the new name of ${CLUSTER_NAME}; the edit renames the key and the use, and leaves the archived copy alone', async function () {
+    this.timeout(180_000); // the rename box, retried on a busy machine
     const { document } = await open(FILES.backup);
     const position = find(document, '${CLUSTER_NAME}').translate(0, 4);
     const prepared = await vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string }>('vscode.prepareRename', document.uri, position);
@@ -510,17 +518,14 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
     assert.strictEqual(document.getText(prepared.range), 'CLUSTER_NAME');
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('vscode.prepareRename', document.uri, find(document, 'docker.io'))), /Only a Flux variable can be renamed here/);
     if (control.url && control.screenshots) {
-      // The rename box the workbench opens after asking the server (prepareRename) what to rename.
-      // (the command settles only when the box closes)
-      const shot = await waitUntil(async () => {
-        await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(position, position) });
-        const renaming = vscode.commands.executeCommand('editor.action.rename');
-        const taken = await screenshot(control, 'rename', WIDGETS.rename);
-        await vscode.commands.executeCommand('cancelRenameInput');
-        await renaming;
-        return taken.found ? taken : null;
-      }, 'the rename box on ${CLUSTER_NAME}');
-      assert.ok(shot.found, shot.path);
+      // The rename box the workbench opens after asking the server (prepareRename) what to rename;
+      // the command settles only when the box closes.
+      await cursorAt(control, document, position);
+      let renaming: Thenable<unknown> = Promise.resolve();
+      const shot = await photograph(control, 'rename', [() => ((renaming = vscode.commands.executeCommand('editor.action.rename')), Promise.resolve())], WIDGETS.rename);
+      await vscode.commands.executeCommand('cancelRenameInput');
+      await renaming;
+      assert.ok(shot.found, `the rename box was on screen (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
     }
     const settings = await vscode.workspace.openTextDocument(fixture(VARIABLES.settings));
     const archived = await vscode.workspace.openTextDocument(fixture(VARIABLES.archived));
@@ -550,7 +555,8 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
   });
 
   test('inlay hints: the value after each ${…}, a secret as ••••, a failure where strict substitution fails; the setting turns them off', async function () {
-    const { document, editor } = await open(FILES.backup);
+    this.timeout(180_000); // the picture, retried on a busy machine
+    const { document } = await open(FILES.backup);
     const original = await insertLineBefore(document, 'tar -czf', '              echo "${DB_PASSWORD}"');
     const settings = () => vscode.workspace.getConfiguration('fluxJobGuard', document.uri);
     try {
@@ -566,9 +572,15 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       assert.deepStrictEqual(hints, expected);
       assert.ok(!hints.some((hint) => hint.includes('ENC[')), 'never the encrypted value');
       if (control.url && control.screenshots) {
-        editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
-        const shot = await screenshot(control, 'inlay-hints', WIDGETS.inlayHints);
-        assert.ok(shot.found, `the hints are drawn in the editor (${shot.path})`);
+        // The picture shows the Job's lens too: scrolled to the very top, where it stands over line 1.
+        const shot = await photograph(control, 'inlay-hints', [
+          async () => {
+            await vscode.window.showTextDocument(document, { preview: false });
+            await vscode.commands.executeCommand('editorScroll', { to: 'up', by: 'page', value: 10 });
+            await waitForWidget(control, WIDGETS.lens);
+          },
+        ], WIDGETS.inlayHints);
+        assert.ok(shot.found, `the hints are drawn in the editor (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
       }
       await settings().update('inlayHints.enabled', false, vscode.ConfigurationTarget.Workspace);
       await waitUntil(async () => (await inlayHints(document)).length === 0, 'no hints with fluxJobGuard.inlayHints.enabled off');
