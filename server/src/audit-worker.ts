@@ -12,7 +12,7 @@ import { NodeRepoFs } from './node/node-repo-fs';
 import { OverlayFs } from './engine/repo-fs';
 
 const setup = workerData as WorkerSetup;
-const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));
 for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
 const fs = overlay;
 const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);

@@ -255,9 +255,10 @@ function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): Audit
 
 export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
   const { contract, findings: contractFindings } = await readContract(fs, options);
+  // Workers start (load their code) while this thread lists the files.
+  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
   const files = (await fs.listFiles()).sort();
   const findings: Finding[] = [...contractFindings];
-  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
 
   // Pass 1: every file is read and parsed once, for the index and its syntax. Files that can
   // need more than a syntax check wait for the model the others complete.

@@ -287,12 +287,10 @@ export class DocumentSession {
 const NOTHING: FileAnalysis = { findings: [], jobs: [] };
 
 /**
- * A deep copy through JSON (Maps kept): cached results must not hold slices
- * of an old version of a large file, or every version would stay in memory.
+ * A deep copy (structured clone: Maps kept, strings copied): cached results
+ * must not hold slices of an old version of a large file, or every version
+ * would stay in memory.
  */
 function detachedCopy<T>(value: T): T {
-  return JSON.parse(
-    JSON.stringify(value, (_key, v) => (v instanceof Map ? { __map: [...v.entries()] } : v)),
-    (_key, v) => (v && typeof v === 'object' && '__map' in v ? new Map(v.__map) : v),
-  );
+  return structuredClone(value);
 }

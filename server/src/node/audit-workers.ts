@@ -184,7 +184,7 @@ function appendScan(into: ScanResult, more: ScanResult): void {
 
 /** The files as the workers see them, for work that falls back to this thread. */
 function hereFs(setup: Omit<WorkerSetup, 'contract'>): RepoFs {
-  const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+  const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));
   for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
   return overlay;
 }
