@@ -291,6 +291,6 @@ const NOTHING: FileAnalysis = { findings: [], jobs: [] };
  * must not hold slices of an old version of a large file, or every version
  * would stay in memory.
  */
-function detachedCopy<T>(value: T): T {
+export function detachedCopy<T>(value: T): T {
   return structuredClone(value);
 }

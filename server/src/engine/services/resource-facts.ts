@@ -2,7 +2,7 @@
 // document: its kind, name and where they are written, and for a Job its TTL.
 // Computed per document and cached by the document's content (ChunkCache), so
 // a keystroke in a file of 2000 Jobs parses one document, not 2000.
-import { chunksOf, shiftFacts } from '../incremental';
+import { chunksOf, detachedCopy, shiftFacts } from '../incremental';
 import { isJobDocument, jobFacts } from '../jobs';
 import { getNode, getString, nodeSpan, parseYamlFile } from '../yaml-docs';
 
@@ -67,7 +67,7 @@ export class ChunkCache<T extends { span: [number, number] }> {
       if (!results) {
         const chunkText = text.slice(chunk.start, chunk.end);
         // A copy: cached results must not keep slices of an old version of a large file alive.
-        results = this.wanted(chunkText) ? (JSON.parse(JSON.stringify(this.compute(chunkText))) as T[]) : [];
+        results = this.wanted(chunkText) ? detachedCopy(this.compute(chunkText)) : [];
       }
       next.set(chunk.key, results);
       for (const result of results) out.push(shiftFacts(result, chunk.start, 0));
