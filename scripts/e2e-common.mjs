@@ -13,8 +13,14 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE = path.join(root, 'test/e2e/fixtures/workspace');
 export const SCREENSHOT_DIR = path.join(root, 'test-results/e2e-screenshots');
-/** The two pictures the README shows, copied from a green run with --docs-images. */
-export const DOCS_IMAGES = { hover: 'docs/images/squiggle-hover.png', 'quick-fix': 'docs/images/quick-fix-menu.png' };
+/** The pictures the README shows, copied from a green run with --docs-images. */
+export const DOCS_IMAGES = {
+  hover: 'docs/images/squiggle-hover.png',
+  'quick-fix': 'docs/images/quick-fix-menu.png',
+  completion: 'docs/images/variable-completion.png',
+  rename: 'docs/images/variable-rename.png',
+  'inlay-hints': 'docs/images/inlay-hints-and-lens.png',
+};
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic', '--window-size=1280,800'];
@@ -262,7 +268,7 @@ export async function startControlServer({ host, getPage }) {
   };
 }
 
-/** Copies the README's two pictures from this run's screenshots (only with --docs-images). */
+/** Copies the README's pictures from this run's screenshots (only with --docs-images). */
 export function copyDocsImages(shots) {
   if (!flag('docs-images')) return;
   for (const [name, target] of Object.entries(DOCS_IMAGES)) {

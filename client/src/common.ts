@@ -3,7 +3,8 @@
 // commands. All analysis lives in the server.
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { AuditResponse, Requests, SECTION } from '../../server/src/shared/settings';
+import { AuditResponse, Requests, SECTION, SHOW_JOB_CYCLE } from '../../server/src/shared/settings';
+import { showJobCycle } from './job-cycle';
 
 export const OUTPUT_NAME = 'Flux Job Guard';
 
@@ -103,6 +104,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
       await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
     vscode.commands.registerCommand(Commands.audit, runAudit),
+    vscode.commands.registerCommand(SHOW_JOB_CYCLE, showJobCycle),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.restart, async () => {
       output.info('Restarting the Flux Job Guard server');

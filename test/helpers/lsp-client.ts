@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   Diagnostic,
+  InitializeResult,
   ProtocolConnection,
   PublishDiagnosticsParams,
   StreamMessageReader,
@@ -46,14 +47,16 @@ export class TestLspClient {
     this.connection.listen();
   }
 
-  async initialize(rootPath: string): Promise<void> {
-    await this.connection.sendRequest('initialize', {
+  /** `workspace` capabilities are added to the usual ones (refresh support, say); returns the server's answer. */
+  async initialize(rootPath: string, workspace: Record<string, unknown> = {}): Promise<InitializeResult> {
+    const result = await this.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: fileUri(rootPath),
       workspaceFolders: [{ uri: fileUri(rootPath), name: 'root' }],
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } } },
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true }, ...workspace } },
     });
     await this.connection.sendNotification('initialized', {});
+    return result;
   }
 
   open(uri: string, text: string, languageId = 'yaml'): void {

@@ -66,7 +66,7 @@ function shiftFinding(finding: Finding, lines: number, file: string): Finding {
 
 
 /** Shifts every `span` (and `…Span`) by `offset` and every `line` by `lines` (facts found in one document). */
-function shiftFacts<T>(value: T, offset: number, lines: number): T {
+export function shiftFacts<T>(value: T, offset: number, lines: number): T {
   if (offset === 0 && lines === 0) return value;
   const shift = (node: unknown, key?: string): unknown => {
     if (Array.isArray(node)) {

@@ -91,6 +91,8 @@ export class RepoIndex {
   version = 0;
   /** Bumped when the names some file uses change (the report of unknown names may change). */
   usesVersion = 0;
+  /** How often each file's text has been recorded: a key for caches of per-file results kept outside the index. */
+  private readonly recordings = new Map<string, number>();
 
   setFiles(paths: Iterable<string>): void {
     this.files.clear();
@@ -124,6 +126,7 @@ export class RepoIndex {
    * the change can alter other files' analyses.
    */
   record(path: string, summary: FileSummary | undefined): boolean {
+    this.recordings.set(path, (this.recordings.get(path) ?? 0) + 1);
     const ignoreText = summary?.ignore;
     let changed = false;
     if (summary === undefined ? this.files.delete(path) : !this.files.has(path)) {
@@ -291,6 +294,15 @@ export class RepoIndex {
 
   hasFile(path: string): boolean {
     return this.files.has(path);
+  }
+
+  filePaths(): IterableIterator<string> {
+    return this.files.values();
+  }
+
+  /** Changes whenever the file's text is recorded again (0: never recorded). */
+  recordingOf(path: string): number {
+    return this.recordings.get(path) ?? 0;
   }
 
   roleOf(path: string): FileRole {

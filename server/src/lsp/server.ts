@@ -31,6 +31,7 @@ import type { Finding } from '../engine/types';
 import { AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, Requests, SECTION, withDefaults } from '../shared/settings';
 import { sameDiagnostic, toCodeAction, toDiagnostic, toWorkspaceEdit } from './convert';
 import { AuditRunner, Project } from './project';
+import { registerSymbolFeatures } from './symbols';
 
 export interface Platform {
   /** A RepoFs for a workspace folder (or the folder of a loose file). */
@@ -60,6 +61,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   let trusted = false;
 
   const log = (message: string) => connection.console.log(message);
+  const symbols = registerSymbolFeatures(connection, { documents, documentContext, uriOf, projects: () => projects.values() });
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
@@ -73,6 +75,7 @@ export function startServer(connection: Connection, platform: Platform): void {
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         hoverProvider: true,
         definitionProvider: true,
+        ...symbols.capabilities(params),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'flux-job-guard' },
@@ -195,6 +198,7 @@ export function startServer(connection: Connection, platform: Platform): void {
       const text = document.getText();
       publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : [], version);
     }
+    symbols.refresh();
   }
 
   // Changes are coalesced per document: the first keystroke is analysed at
