@@ -318,7 +318,7 @@ async function lspFigures(generated: Generated, parts: Set<Part>): Promise<void>
             ? 'no Job in the file: a letter toggled in a scalar; diagnostics stay the same, so it waits for the next publish'
             : 'a TTL toggled 86400 ↔ 86401; waits for the publish that adds/drops ttl-unexpected-value on that line'
           : undefined;
-      rows.push({ figure: `${what} ${label}`, unit: 'ms', median: median(samples), samples, baseline, targetRatio: what === 'edit' ? 0.03 : 0.65, note });
+      rows.push({ figure: `${what} ${label}`, unit: 'ms', median: median(samples), samples, baseline, targetRatio: what === 'edit' ? 0.03 : openTarget(input.name), note });
       if (theirs && !(theirs instanceof Error)) {
         const peerMedian = median(theirs[what]);
         rows.push({
@@ -435,6 +435,15 @@ async function auditFigures(generated: Generated, parts: Set<Part>): Promise<voi
         : { figure: 'memory CLI audit peak RSS', unit: 'MB', median: null, samples: [], error: error ?? 'no measurement' },
     );
   }
+}
+
+/**
+ * Open targets: issue 5 asks ≤ 0.65× the parse, where most documents need no
+ * parse (no rule can fire in them); issue 12 sets ≤ 1.0× for the file of 2,000
+ * Jobs, where every document must be parsed whole (the parse is the floor).
+ */
+function openTarget(name: string): number {
+  return name.startsWith('jobs-') ? 1.0 : 0.65;
 }
 
 /** The CLI's wall time and peak RSS on one repository (median over `reps` runs), or an error. */

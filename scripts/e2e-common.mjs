@@ -17,6 +17,9 @@ export const SCREENSHOT_DIR = path.join(root, 'test-results/e2e-screenshots');
 export const DOCS_IMAGES = {
   hover: 'docs/images/squiggle-hover.png',
   'quick-fix': 'docs/images/quick-fix-menu.png',
+  completion: 'docs/images/variable-completion.png',
+  rename: 'docs/images/variable-rename.png',
+  'inlay-hints': 'docs/images/inlay-hints-and-lens.png',
   walkthrough: 'docs/images/walkthrough.png',
   'contract-completion': 'docs/images/contract-completion.png',
   'quick-fix-disable': 'docs/images/quick-fix-disable.png',
@@ -272,7 +275,7 @@ export async function startControlServer({ host, getPage }) {
   };
 }
 
-/** Copies the README's two pictures from this run's screenshots (only with --docs-images). */
+/** Copies the README's pictures from this run's screenshots (only with --docs-images). */
 export function copyDocsImages(shots) {
   if (!flag('docs-images')) return;
   for (const [name, target] of Object.entries(DOCS_IMAGES)) {

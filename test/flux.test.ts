@@ -3,6 +3,7 @@
 // control: the corrected text gives no finding, the broken one does.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { job as fluxJob, kustomization } from './helpers/flux-fixtures';
 import { auditFiles, brief, yaml } from './helpers/memory-fs';
 
 /** The contract of these tests; Flux starts from flux/ (as a bootstrap's cluster folder would). `flux` adds lines under `flux:`. */
@@ -12,21 +13,6 @@ function contractWith(flux = ''): string {
 
 const CONTRACT = contractWith();
 
-/** A Flux Kustomization; `extra` is appended under spec (already indented by 2). */
-function kustomization(name: string, path: string, extra = ''): string {
-  return `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ${path}
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-${extra}`;
-}
-
 const POST_BUILD = `  postBuild:
     substitute:
       CLUSTER: home
@@ -34,25 +20,7 @@ const POST_BUILD = `  postBuild:
 
 /** A Job with a TTL and a note, running `script` (one line, or lines indented by the caller). */
 function job(name: string, script: string): string {
-  return `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: ${name}
-spec:
-  # converges: the script is idempotent
-  ttlSecondsAfterFinished: 86400
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-        - name: main
-          image: alpine:3.20
-          command:
-            - /bin/sh
-            - -c
-            - |
-              ${script}
-`;
+  return fluxJob(name, 'the script is idempotent', `          command:\n            - /bin/sh\n            - -c\n            - |\n              ${script}\n`);
 }
 
 async function fluxFindings(files: Record<string, string>): Promise<string[]> {

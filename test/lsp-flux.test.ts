@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, Location, MarkupContent } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { job } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const KUSTOMIZATION = `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -22,21 +23,7 @@ spec:
       CLUSTER_NAME: home
 `;
 
-const JOB = `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report
-spec:
-  # converges: it only reads
-  ttlSecondsAfterFinished: 86400
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-        - name: main
-          image: alpine:3.20
-          command: ["/bin/sh", "-c", "echo \${CLUSTER_NAME} \${HOME} \${TMPDIR}"]
-`;
+const JOB = job('report', 'it only reads', '          command: ["/bin/sh", "-c", "echo ${CLUSTER_NAME} ${HOME} ${TMPDIR}"]\n');
 
 let root: string;
 let client: TestLspClient;

@@ -8,27 +8,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { gotkSync } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
-const GOTK_SYNC = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  url: ssh://git@github.com/example/home-ops
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./clusters/home
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-`;
+const GOTK_SYNC = gotkSync('./clusters/home');
 
 const APPS = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization

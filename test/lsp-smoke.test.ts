@@ -31,7 +31,7 @@ test('insert-TTL quick fix over lsp --stdio: inserts two lines, keeps every othe
   writeFileSync(path, JOB);
   const client = new TestLspClient();
   try {
-    await client.initialize(root, { ruleDocs: { 'ttl-missing': 'flux-job-guard-docs:/rules.md#ttl-missing' } });
+    await client.initialize(root, {}, { ruleDocs: { 'ttl-missing': 'flux-job-guard-docs:/rules.md#ttl-missing' } });
     const uri = fileUri(path);
     client.open(uri, JOB);
     const diagnostics = await client.waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'ttl-missing'));

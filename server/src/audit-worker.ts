@@ -3,16 +3,16 @@
 // (and the parses it made, within a budget), and analyses files in pass 2
 // with what the main thread's model says of each.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/audit';
+import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/audit';
 import type { FileContext } from './engine/repo-analysis';
 import type { AccountList } from './engine/repo-index';
 import { gitHeadReader } from './node/git-head';
-import type { WorkerSetup } from './node/audit-workers';
+import { WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
 import { OverlayFs } from './engine/repo-fs';
 
-const setup = workerData as WorkerSetup;
-const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+const setup = workerData as WorkerSetup & Partial<WholeAuditSetup> & { role?: 'audit' };
+const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));
 for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
 const fs = overlay;
 const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);
@@ -40,7 +40,20 @@ async function handle(message: Message): Promise<unknown> {
   }
 }
 
-parentPort!.on('message', async (message: Message) => {
+/** The language server's audit: all of it here, the passes in workers of its own; only the findings go back. */
+async function wholeAudit(): Promise<void> {
+  try {
+    const head = setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined;
+    const executor = workerExecutor({ root: setup.root, maxFileSize: setup.maxFileSize, git: setup.git, open: setup.open }, Infinity);
+    const result = await audit(fs, { contractPath: setup.contractPath, settings: setup.settings, head, executor });
+    parentPort!.postMessage({ result: { findings: result.findings, summary: result.summary } });
+  } catch (error) {
+    parentPort!.postMessage({ error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  }
+}
+
+if (setup.role === 'audit') void wholeAudit();
+else parentPort!.on('message', async (message: Message) => {
   if (crashOnPurpose) process.exit(3);
   try {
     parentPort!.postMessage({ id: message.id, result: await handle(message) });

@@ -3,7 +3,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { NodeRepoFs } from './node/node-repo-fs';
 import type { RepoFs } from './engine/repo-fs';
 import { gitHeadReader } from './node/git-head';
-import { workerExecutor } from './node/audit-workers';
+import { auditInWorker } from './node/audit-workers';
 import { startServer } from './lsp/server';
 
 const NO_FILES: RepoFs = { listFiles: async () => [], read: async () => ({ kind: 'missing' }) };
@@ -18,9 +18,14 @@ startServer(connection, {
   // may be listed and read.
   repoFs: (root, settings) => (root.scheme === 'file' && root.fsPath !== '' ? new NodeRepoFs(root.fsPath, settings.maxFileSize) : NO_FILES),
   headReader: (root) => (root.scheme === 'file' ? gitHeadReader(root.fsPath) : Promise.resolve(null)),
-  // Large repositories are audited in worker threads that read the disk, with the open documents' unsaved text.
-  auditExecutor: (root) =>
+  // The audit runs in a worker thread (which spreads its passes over more) that reads the disk, with the open documents' unsaved text.
+  // If that worker fails (out of memory, say), the server audits in its own thread: slower, same result.
+  auditRunner: (root) =>
     root.scheme === 'file' && root.fsPath !== ''
-      ? (settings, git, open) => workerExecutor({ root: root.fsPath, maxFileSize: settings.maxFileSize, git, open }, Infinity)
+      ? (request) =>
+          auditInWorker({ ...request, root: root.fsPath })?.catch((error: unknown) => {
+            connection.console.warn(`Flux Job Guard: the audit worker failed, auditing in the server's thread: ${error instanceof Error ? error.message : String(error)}`);
+            throw error;
+          })
       : undefined,
 });

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   Diagnostic,
+  InitializeResult,
   ProtocolConnection,
   PublishDiagnosticsParams,
   StreamMessageReader,
@@ -46,15 +47,20 @@ export class TestLspClient {
     this.connection.listen();
   }
 
-  async initialize(rootPath: string, initializationOptions?: Record<string, unknown>): Promise<void> {
-    await this.connection.sendRequest('initialize', {
+  /**
+   * `workspace` capabilities are added to the usual ones (refresh support, say), `initializationOptions`
+   * sent as VS Code's client sends them (ruleDocs, say); returns the server's answer.
+   */
+  async initialize(rootPath: string, workspace: Record<string, unknown> = {}, initializationOptions?: Record<string, unknown>): Promise<InitializeResult> {
+    const result = await this.connection.sendRequest<InitializeResult>('initialize', {
       processId: process.pid,
       rootUri: fileUri(rootPath),
       workspaceFolders: [{ uri: fileUri(rootPath), name: 'root' }],
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } } },
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true }, ...workspace } },
       initializationOptions,
     });
     await this.connection.sendNotification('initialized', {});
+    return result;
   }
 
   open(uri: string, text: string, languageId = 'yaml'): void {

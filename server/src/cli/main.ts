@@ -119,7 +119,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     io.stderr(`flux-job-guard: cannot read directory ${options.dir}\n`);
     return 2;
   }
-  let fs: RepoFs = new NodeRepoFs(dir, options.maxFileSize);
+  let fs: RepoFs = new NodeRepoFs(dir, options.maxFileSize, true); // one audit: folders are stable
   let contractPath: string | undefined;
   if (options.config !== null) {
     const configAbsolute = nodePath.resolve(io.cwd, options.config);
@@ -144,8 +144,11 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   }
   const head = options.git ? (await gitHeadReader(dir)) ?? undefined : undefined;
   const root = (fs as NodeRepoFs).root ?? dir;
-  const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, (await fs.listFiles()).length, options.threads ?? undefined);
-  const result = await audit(fs, { contractPath, head, executor });
+  // Listed once: the count decides the threads, and the audit walks the same list.
+  const files = await fs.listFiles();
+  const listed: RepoFs = { listFiles: async () => [...files], read: (path) => fs.read(path) };
+  const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined);
+  const result = await audit(listed, { contractPath, head, executor });
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output =
     options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);

@@ -13,7 +13,7 @@ import { CONTRACT_FILE_NAME } from './contract/model';
 import type { InputFacts } from './flux/graph';
 import { inputFacts } from './flux/input-facts';
 import { RepoFs, ReadResult } from './repo-fs';
-import { accountLookup, AccountList, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
+import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
 import { FILE_SKIPPED, YAML_SYNTAX } from './rules/catalogue';
 import { RULE_IDS } from './rules';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
@@ -75,7 +75,8 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
     const read = await fs.read(path);
     texts?.set(path, read);
     // Names used are read afterwards, only where they matter (most files never need the parse).
-    if (read.kind === 'text') index.record(path, summarizeFile(path, read.text, undefined, false));
+    // Detached: the index outlives the texts (a server keeps it for the session).
+    if (read.kind === 'text') index.record(path, detached(summarizeFile(path, read.text, undefined, false)));
   }
   await readInputs(fs, index, texts);
   await readWantedNames(fs, index);
@@ -86,7 +87,7 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
 export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<void> {
   for (const path of index.namesWanted()) {
     const read = await fs.read(path);
-    index.setUses(path, read.kind === 'text' ? namesUsedIn(parseYamlFile(read.text)) : []);
+    index.setUses(path, read.kind === 'text' ? detached(namesUsedIn(parseYamlFile(read.text))) : []);
   }
 }
 
@@ -96,7 +97,7 @@ export async function readInputs(fs: RepoFs, index: RepoIndex, texts?: Map<strin
   for (const path of paths) {
     const read = texts?.get(path) ?? (await fs.read(path));
     texts?.set(path, read);
-    if (read.kind === 'text') index.recordInput(path, inputFacts(path, read.text));
+    if (read.kind === 'text') index.recordInput(path, detached(inputFacts(path, read.text)));
   }
   return paths;
 }
@@ -173,7 +174,7 @@ export class KeptFiles {
 }
 
 /** Characters of text whose parse pass 1 keeps for pass 2, in one thread and per worker. */
-export const PARSE_BUDGET_CHARS = { local: 8 << 20, worker: 4 << 20 };
+export const PARSE_BUDGET_CHARS = { local: 4 << 20, worker: 1 << 20 };
 
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
 export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: KeptFiles, inputs = false): Promise<ScanResult> {
@@ -255,9 +256,10 @@ function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): Audit
 
 export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
   const { contract, findings: contractFindings } = await readContract(fs, options);
+  // Workers start (load their code) while this thread lists the files.
+  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
   const files = (await fs.listFiles()).sort();
   const findings: Finding[] = [...contractFindings];
-  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
 
   // Pass 1: every file is read and parsed once, for the index and its syntax. Files that can
   // need more than a syntax check wait for the model the others complete.

@@ -7,7 +7,7 @@
 // the whole text is the reference this must always agree with (tested).
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
 import { emptyFacts, FileFacts } from './flux/facts';
-import { FileSummary, summarizeFile } from './repo-index';
+import { detached, FileSummary, summarizeFile } from './repo-index';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
 
@@ -66,7 +66,7 @@ function shiftFinding(finding: Finding, lines: number, file: string): Finding {
 
 
 /** Shifts every `span` (and `…Span`) by `offset` and every `line` by `lines` (facts found in one document). */
-function shiftFacts<T>(value: T, offset: number, lines: number): T {
+export function shiftFacts<T>(value: T, offset: number, lines: number): T {
   if (offset === 0 && lines === 0) return value;
   const shift = (node: unknown, key?: string): unknown => {
     if (Array.isArray(node)) {
@@ -220,7 +220,7 @@ export class DocumentSession {
       let summary = this.summaries.get(chunk.key);
       if (summary === undefined) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
-        summary = detachedCopy(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
+        summary = detached(summarizeFile(this.path, chunkText, () => this.documents(chunk)));
         this.summaries.set(chunk.key, summary);
       }
       for (const name of summary.uses) uses.add(name);
@@ -271,7 +271,7 @@ export class DocumentSession {
         result =
           onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
             ? NOTHING
-            : detachedCopy(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
+            : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
         this.analyses.set(chunk.key, result);
       }
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
@@ -286,13 +286,3 @@ export class DocumentSession {
 
 const NOTHING: FileAnalysis = { findings: [], jobs: [] };
 
-/**
- * A deep copy through JSON (Maps kept): cached results must not hold slices
- * of an old version of a large file, or every version would stay in memory.
- */
-function detachedCopy<T>(value: T): T {
-  return JSON.parse(
-    JSON.stringify(value, (_key, v) => (v instanceof Map ? { __map: [...v.entries()] } : v)),
-    (_key, v) => (v && typeof v === 'object' && '__map' in v ? new Map(v.__map) : v),
-  );
-}

@@ -47,6 +47,15 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   return summary;
 }
 
+/**
+ * A deep copy (structured clone: Maps kept, strings copied). What a long-lived
+ * index or cache keeps must not hold slices of a file's text: a short name cut
+ * from a 50 kB file keeps all of it in memory.
+ */
+export function detached<T>(value: T): T {
+  return structuredClone(value);
+}
+
 /** Whether a summary says anything beyond "this file exists" (the rest need not travel to workers). */
 export function isTrivial(summary: FileSummary): boolean {
   return summary.facts === null && summary.uses.length === 0 && summary.ignore === undefined;
@@ -82,6 +91,8 @@ export class RepoIndex {
   version = 0;
   /** Bumped when the names some file uses change (the report of unknown names may change). */
   usesVersion = 0;
+  /** How often each file's text has been recorded: a key for caches of per-file results kept outside the index. */
+  private readonly recordings = new Map<string, number>();
 
   setFiles(paths: Iterable<string>): void {
     this.files.clear();
@@ -106,8 +117,8 @@ export class RepoIndex {
   /** Records a file's new text (undefined: the file is gone). Returns true when other files' analyses may change. */
   update(path: string, text: string | undefined): boolean {
     if (text === undefined) return this.record(path, undefined);
-    const changed = this.record(path, summarizeFile(path, text));
-    return this.isGeneratorInput(path) ? this.recordInput(path, inputFacts(path, text)) || changed : changed;
+    const changed = this.record(path, detached(summarizeFile(path, text)));
+    return this.isGeneratorInput(path) ? this.recordInput(path, detached(inputFacts(path, text))) || changed : changed;
   }
 
   /**
@@ -115,6 +126,7 @@ export class RepoIndex {
    * the change can alter other files' analyses.
    */
   record(path: string, summary: FileSummary | undefined): boolean {
+    this.recordings.set(path, (this.recordings.get(path) ?? 0) + 1);
     const ignoreText = summary?.ignore;
     let changed = false;
     if (summary === undefined ? this.files.delete(path) : !this.files.has(path)) {
@@ -282,6 +294,15 @@ export class RepoIndex {
 
   hasFile(path: string): boolean {
     return this.files.has(path);
+  }
+
+  filePaths(): IterableIterator<string> {
+    return this.files.values();
+  }
+
+  /** Changes whenever the file's text is recorded again (0: never recorded). */
+  recordingOf(path: string): number {
+    return this.recordings.get(path) ?? 0;
   }
 
   roleOf(path: string): FileRole {

@@ -9,9 +9,9 @@ import { isYamlPath } from '../engine/paths';
 import { isKustomizationFile } from '../engine/flux/facts';
 import { chunkKey, DocumentSession } from '../engine/incremental';
 import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditExecutor, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
+import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
-import type { Contract } from '../engine/contract/model';
+import type { Contract, Settings } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
 export { OverlayFs };
 import { RepoIndex } from '../engine/repo-index';
@@ -24,7 +24,22 @@ import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engi
 import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
-export type AuditExecutorFactory = (settings: FluxJobGuardSettings, git: boolean, open: Array<[string, string]>) => ((contract: Contract) => AuditExecutor) | undefined;
+/** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */
+export interface AuditRequest {
+  contractPath: string;
+  settings: Settings;
+  maxFileSize: number;
+  /** Whether git HEAD may be read (a trusted workspace with git). */
+  git: boolean;
+  /** The open documents' texts, which shadow the disk. */
+  open: Array<[string, string]>;
+}
+
+/** What the server shows of an audit. */
+export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary'>;
+
+/** Runs the audit elsewhere; undefined when it cannot (the project then audits in this thread). */
+export type AuditRunner = (request: AuditRequest) => Promise<AuditOutcome> | undefined;
 
 
 export class Project {
@@ -211,17 +226,16 @@ export class Project {
     return isAnalyzed(this.contract, this.index, path);
   }
 
-  /** Where the platform can, the audit runs in worker threads (its memory goes when they end). */
-  async audit(executor?: AuditExecutorFactory): Promise<AuditResult> {
+  /**
+   * Where the platform can, the audit runs in a worker thread of its own: the model it builds and
+   * everything it reads go with that thread, not into the server's memory for good.
+   */
+  async audit(runner?: AuditRunner): Promise<AuditOutcome> {
     await this.whenReady();
-    const result = await audit(this.fs, {
-      contractPath: this.contractPath,
-      head: this.head,
-      executor: executor?.(this.settings, this.head !== undefined, [...this.fs.open]),
-      settings: { requiredTtl: this.settings.ttl.required, rules: this.settings.rules },
-    });
+    const settings: Settings = { requiredTtl: this.settings.ttl.required, rules: this.settings.rules };
+    const elsewhere = runner?.({ contractPath: this.contractPath, settings, maxFileSize: this.settings.maxFileSize, git: this.head !== undefined, open: [...this.fs.open] });
     // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.
-    return result;
+    return (await elsewhere?.catch(() => undefined)) ?? audit(this.fs, { contractPath: this.contractPath, head: this.head, settings });
   }
 
   skipped(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding[] {

@@ -47,7 +47,8 @@ import { VERSION } from '../shared/version';
 import { AuditStatus } from './audit-status';
 import { ContractHost, contractCompletion, contractHover, createContract } from './contract-file';
 import { sameDiagnostic, toCodeAction, toDiagnostic, toWorkspaceEdit } from './convert';
-import { AuditExecutorFactory, Project } from './project';
+import { AuditRunner, Project } from './project';
+import { registerSymbolFeatures } from './symbols';
 
 export interface Platform {
   /** A RepoFs for a workspace folder (or the folder of a loose file). */
@@ -55,7 +56,8 @@ export interface Platform {
   /** Reads files at git HEAD (desktop, trusted workspaces only); null where that is not possible. */
   headReader?(root: URI): Promise<HeadReader | null>;
   /** Runs an audit's passes elsewhere (worker threads on desktop). */
-  auditExecutor?(root: URI): AuditExecutorFactory | undefined;
+  /** Audits the folder elsewhere (a worker thread on Node); undefined: in the server's thread. */
+  auditRunner?(root: URI): AuditRunner | undefined;
 }
 
 export function startServer(connection: Connection, platform: Platform): void {
@@ -96,6 +98,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   const log = (message: string) => connection.console.log(message);
   const docLink = (rule: string): string | null => ruleDocs[rule] ?? null;
   const status = new AuditStatus(auditFolder, (params) => void connection.sendNotification(Notifications.status, params), log);
+  const symbols = registerSymbolFeatures(connection, { documents, documentContext, uriOf, projects: () => projects.values() });
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     canPullConfiguration = params.capabilities.workspace?.configuration === true;
@@ -106,6 +109,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     canShowDocument = params.capabilities.window?.showDocument?.support === true;
     folders = (params.workspaceFolders ?? []).map((folder) => URI.parse(folder.uri));
     if (folders.length === 0 && params.rootUri) folders = [URI.parse(params.rootUri)];
+    const symbolCapabilities = symbols.capabilities(params);
     return {
       capabilities: {
         // Saves matter: a syntax finding held while typing shows, and an audited folder is audited again.
@@ -113,8 +117,9 @@ export function startServer(connection: Connection, platform: Platform): void {
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         hoverProvider: true,
         definitionProvider: true,
-        // A space after `key:` in the contract file offers the key's values (severities, modes).
-        completionProvider: { triggerCharacters: [' '] },
+        ...symbolCapabilities,
+        // Also a space: after `key:` in the contract file it offers the key's values (severities, modes).
+        completionProvider: { ...symbolCapabilities.completionProvider, triggerCharacters: [...(symbolCapabilities.completionProvider?.triggerCharacters ?? []), ' '] },
         executeCommandProvider: { commands: [ServerCommands.createContract] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -243,6 +248,7 @@ export function startServer(connection: Connection, platform: Platform): void {
       const text = document.getText();
       publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : [], version);
     }
+    symbols.refresh();
   }
 
   // Changes are coalesced per document: the first keystroke is analysed at
@@ -392,7 +398,13 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   const contractHost: ContractHost = { connection, documentContext, uriOf, docLink, canShowDocument: () => canShowDocument };
 
-  connection.onCompletion(contractCompletion(contractHost));
+  // The contract file's keys, else a Flux variable after `${` (symbols.ts); a space completes only the contract's values.
+  const completeContract = contractCompletion(contractHost);
+  connection.onCompletion(async (params) => {
+    const contract = await completeContract(params);
+    if (contract || params.context?.triggerCharacter === ' ') return contract;
+    return symbols.completion(params);
+  });
 
   connection.onExecuteCommand(async (params) => {
     if (params.command !== ServerCommands.createContract) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
@@ -446,7 +458,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   async function auditFolder(rootKey: string): Promise<AuditFolderSummary> {
     const started = Date.now();
     const project = await projectForRoot(URI.parse(rootKey));
-    const result = await project.audit(platform.auditExecutor?.(URI.parse(rootKey)));
+    const result = await project.audit(platform.auditRunner?.(URI.parse(rootKey)));
     const byUri = new Map<string, Finding[]>();
     for (const finding of result.findings) {
       const uri = uriOf(project, finding.file);

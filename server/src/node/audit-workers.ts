@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzed, analyzeWaiting, AuditExecutor, scanFiles, ScanResult } from '../engine/audit';
+import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult } from '../engine/audit';
+import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/repo-analysis';
 import { OverlayFs, RepoFs } from '../engine/repo-fs';
 import { NodeRepoFs } from './node-repo-fs';
@@ -78,6 +79,32 @@ class Pool {
       void worker.terminate();
     }
   }
+}
+
+/** A whole audit in a worker thread: where, with which settings, and the unsaved texts. */
+export interface WholeAuditSetup extends Omit<WorkerSetup, 'contract'> {
+  contractPath: string;
+  settings: Settings;
+}
+
+/**
+ * Runs the whole audit in a worker thread of its own (it spreads its passes
+ * over more): its model, texts and parse garbage leave with it. Undefined
+ * without the worker bundle.
+ */
+export function auditInWorker(setup: WholeAuditSetup): Promise<Pick<AuditResult, 'findings' | 'summary'>> | undefined {
+  const script = workerScript();
+  if (!script) return undefined;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: { ...setup, role: 'audit' } });
+    worker.once('message', (reply: { result?: Pick<AuditResult, 'findings' | 'summary'>; error?: string }) => {
+      void worker.terminate();
+      if (reply.result) resolve(reply.result);
+      else reject(new Error(reply.error ?? 'the audit worker answered nothing'));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the audit worker exited (${code})`)));
+  });
 }
 
 /** Files per message: small enough to balance the load, large enough that messages cost little. */
@@ -184,7 +211,7 @@ function appendScan(into: ScanResult, more: ScanResult): void {
 
 /** The files as the workers see them, for work that falls back to this thread. */
 function hereFs(setup: Omit<WorkerSetup, 'contract'>): RepoFs {
-  const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize));
+  const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));
   for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
   return overlay;
 }

@@ -1,7 +1,7 @@
 // RepoFs over Node's file system, for the CLI and the desktop server. It never
 // leaves the root: symbolic links are followed only when their target is
 // inside it, and linked folders are not descended (no loops, no escapes).
-import { promises as fs, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/repo-fs';
 
@@ -10,7 +10,16 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 export class NodeRepoFs implements RepoFs {
   readonly root: string;
 
-  constructor(root: string, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE) {
+  /** Real paths of folders, when they cannot change while this object lives (see `stableFolders`). */
+  private readonly realFolders: Map<string, string> | null;
+
+  /**
+   * `stableFolders`: the object lives for one audit (the CLI, an audit worker), so each folder's real
+   * path is resolved once; a long-lived server resolves every path at every read, as a folder may
+   * become a link while it runs.
+   */
+  constructor(root: string, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE, stableFolders = false) {
+    this.realFolders = stableFolders ? new Map() : null;
     // A folder that does not exist (a file opened from a deleted folder) is an empty repository,
     // not an exception that takes the whole language server down.
     let real: string;
@@ -57,7 +66,7 @@ export class NodeRepoFs implements RepoFs {
     const absolute = this.absolute(path);
     if (absolute === null) return { kind: 'missing' };
     try {
-      const real = realpathSync.native(absolute);
+      const real = this.realPath(absolute);
       if (!this.inside(real)) return { kind: 'skipped', reason: 'it links outside the repository', notYaml: false };
       const stat = statSync(real);
       if (!stat.isFile()) return { kind: 'missing' };
@@ -68,6 +77,16 @@ export class NodeRepoFs implements RepoFs {
     } catch {
       return { kind: 'missing' };
     }
+  }
+
+  /** Where a path really is: links resolved (each folder once, with stable folders). */
+  private realPath(absolute: string): string {
+    if (!this.realFolders) return realpathSync.native(absolute);
+    const dir = nodePath.dirname(absolute);
+    let folder = this.realFolders.get(dir);
+    if (folder === undefined) this.realFolders.set(dir, (folder = realpathSync.native(dir)));
+    const file = nodePath.join(folder, nodePath.basename(absolute));
+    return lstatSync(file).isSymbolicLink() ? realpathSync.native(file) : file;
   }
 
   /** The absolute path of a repository-relative one, or null when it would leave the root. */

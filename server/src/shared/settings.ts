@@ -16,6 +16,8 @@ export interface FluxJobGuardSettings {
   showYamlSyntaxErrors: boolean;
   /** Files larger than this many bytes are skipped with one info finding. */
   maxFileSize: number;
+  /** Values of Flux variables shown inline after each `${NAME}`. */
+  inlayHints: { enabled: boolean };
 }
 
 export const DEFAULT_SETTINGS: FluxJobGuardSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_SETTINGS: FluxJobGuardSettings = {
   rules: {},
   showYamlSyntaxErrors: false,
   maxFileSize: 5 * 1024 * 1024,
+  inlayHints: { enabled: true },
 };
 
 export function withDefaults(partial: Partial<FluxJobGuardSettings> | null | undefined): FluxJobGuardSettings {
@@ -36,6 +39,7 @@ export function withDefaults(partial: Partial<FluxJobGuardSettings> | null | und
     rules: value.rules && typeof value.rules === 'object' ? value.rules : {},
     showYamlSyntaxErrors: value.showYamlSyntaxErrors === true,
     maxFileSize: Number.isSafeInteger(value.maxFileSize) && value.maxFileSize! > 0 ? value.maxFileSize! : DEFAULT_SETTINGS.maxFileSize,
+    inlayHints: { enabled: value.inlayHints?.enabled !== false },
   };
 }
 
@@ -106,4 +110,14 @@ export interface AuditFolderSummary {
 
 export interface AuditResponse {
   folders: AuditFolderSummary[];
+}
+
+/** The client command a Job's code lens runs: shows the Job's cycle explained (the TTL hover where there is a TTL). */
+export const SHOW_JOB_CYCLE = 'fluxJobGuard.showJobCycle';
+
+export interface ShowJobCycleArgs {
+  uri: string;
+  /** Where the TTL key is written (the client shows the hover there), null without one. */
+  position: { line: number; character: number } | null;
+  markdown: string;
 }

@@ -10,7 +10,7 @@
 // next one expects them (see the notes on each).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, pointAt, readControl, waitForWidget } from './control';
+import { Control, pointAt, readControl, waitForWidget, Widget } from './control';
 import {
   afterPublish, Api, AuditResponse, CLIENT_RUNNING, codeOf, describeDiagnostics, EXTENSION_ID, FILES, find, fixture, has, HOVER, hoverText, lacks, only, open, ours,
   photograph, QUICK_FIX_MENU, replaceAll, waitForDiagnostics, waitUntil,
@@ -248,5 +248,223 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     } finally {
       watch.dispose();
     }
+  });
+});
+
+// ---- Flux variables as symbols -------------------------------------------------
+// Completion, rename and inlay hints as a user meets them, over the same
+// fixture: `apps` defines CLUSTER_NAME (substitute), TIMEZONE and BACKUP_BUCKET
+// (ConfigMap cluster-settings) and DB_PASSWORD (a SOPS Secret); BACKUP_DIR is
+// defined nowhere; archive/old-backup-job.yaml is a copy nothing applies. Each
+// test leaves the files as it found them.
+
+const VARIABLES = {
+  settings: 'clusters/home/apps.yaml',
+  archived: 'archive/old-backup-job.yaml',
+} as const;
+
+/** The widgets the runner waits for (and photographs), with their content. */
+const WIDGETS = {
+  completion: { selector: '.suggest-widget.visible', text: 'TIMEZONE' },
+  rename: { selector: '.monaco-editor .rename-box', text: 'to Rename' },
+  // (the editor draws a space as U+00A0: the masked value has none)
+  inlayHints: { selector: '.monaco-editor .view-lines', text: '••••' },
+  lens: { selector: '.monaco-editor .codelens-decoration', text: 'every' },
+} satisfies Record<string, Widget>;
+
+/** Places as `path line:start-end`, the way the assertions below read. */
+function placeOf(uri: vscode.Uri, range: vscode.Range): string {
+  const folder = vscode.workspace.workspaceFolders![0].uri.path.replace(/\/$/, '');
+  return `${uri.path.slice(folder.length + 1)} ${range.start.line}:${range.start.character}-${range.end.character}`;
+}
+
+/** Inserts `line` (and a line break) at the start of the line holding `before`; returns the original text. */
+async function insertLineBefore(document: vscode.TextDocument, before: string, line: string): Promise<string> {
+  const original = document.getText();
+  const at = new vscode.Position(find(document, before).line, 0);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, at, `${line}\n`);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'line inserted');
+  return original;
+}
+
+async function restore(document: vscode.TextDocument, original: string): Promise<void> {
+  if (document.getText() !== original) await replaceAll(document, original);
+  assert.ok(await document.save(), `saved ${document.uri.path}`);
+}
+
+const labelOf = (item: vscode.CompletionItem) => (typeof item.label === 'string' ? item.label : item.label.label);
+
+async function inlayHints(document: vscode.TextDocument): Promise<string[]> {
+  const all = new vscode.Range(0, 0, document.lineCount, 0);
+  const hints = (await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', document.uri, all)) ?? [];
+  return hints.map((hint) => `${hint.position.line}:${hint.position.character} ${typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')}`);
+}
+
+/**
+ * Shows the document with the cursor at `at`, focused, and (where the runner can see the page)
+ * waits until the workbench's status bar shows that cursor: a command that acts at the cursor
+ * (suggest, rename) acts where the workbench has it, which it applies after the extension host.
+ */
+async function cursorAt(control: Control, document: vscode.TextDocument, at: vscode.Position): Promise<void> {
+  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(at, at) });
+  await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+  if (control.url) assert.ok(await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }), `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`);
+}
+
+suite(`Flux variables as symbols in a real workbench (${runtime} extension host)`, function () {
+  let control: Control;
+
+  suiteSetup(async () => {
+    control = await readControl();
+    const api = await vscode.extensions.getExtension<Api>(EXTENSION_ID)!.activate();
+    await waitUntil(() => api.client().state === CLIENT_RUNNING, 'the language client to run');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('completion after ${ offers what `apps` defines (value, origin, the secret masked), and the chosen name lands in the script', async function () {
+    this.timeout(180_000); // the widget is opened (and photographed) twice, each retried on a busy machine
+    const { document } = await open(FILES.backup);
+    await waitForDiagnostics(document.uri, has('flux-substitution-undefined'), 'the first analysis');
+    const original = await insertLineBefore(document, 'tar -czf', '              echo "${}"');
+    try {
+      const opened = find(document, '${}').translate(0, 2);
+      const list = await waitUntil(async () => {
+        const found = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, opened);
+        return found.items.some((item) => labelOf(item) === 'TIMEZONE') ? found : null;
+      }, 'the names of `apps` offered after ${', 15_000);
+      const ours = list.items.filter((item) => item.kind === vscode.CompletionItemKind.Variable);
+      assert.deepStrictEqual(
+        ours.map((item) => [labelOf(item), item.detail]).sort(),
+        [
+          ['BACKUP_BUCKET', 's3://home-backups — ConfigMap cluster-settings'],
+          ['CLUSTER_NAME', 'home — substitute of Kustomization "apps"'],
+          ['DB_PASSWORD', '•••• — Secret cluster-secrets'],
+          ['TIMEZONE', 'Europe/Paris — ConfigMap cluster-settings'],
+        ],
+        'BACKUP_DIR is defined nowhere: never offered; the Secret never shows',
+      );
+      const timezone = ours.find((item) => labelOf(item) === 'TIMEZONE')!;
+      assert.ok((timezone.range as vscode.Range).isEqual(new vscode.Range(opened, opened)), `inserted at the cursor: ${JSON.stringify(timezone.range)}`);
+      // As a user: the suggest widget at the cursor, listing the names (the picture waits for TIMEZONE).
+      if (control.url && control.screenshots) {
+        await cursorAt(control, document, opened);
+        const shot = await photograph(control, 'completion', [() => vscode.commands.executeCommand('editor.action.triggerSuggest')], WIDGETS.completion);
+        await vscode.commands.executeCommand('hideSuggestWidget');
+        assert.ok(shot.found, `the suggest widget listed the names (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
+      }
+      // Typed `TI`, the first entry accepted: only TIMEZONE begins so (a try that went wrong is undone).
+      await replaceAll(document, document.getText().replace('echo "${}"', 'echo "${TI}"'));
+      const typed = document.getText();
+      const cursor = find(document, '${TI}').translate(0, 4);
+      await waitUntil(async () => {
+        if (document.getText() !== typed) await replaceAll(document, typed);
+        await cursorAt(control, document, cursor);
+        await vscode.commands.executeCommand('editor.action.triggerSuggest');
+        if (control.url) await waitForWidget(control, { ...WIDGETS.completion, timeout: 20_000 });
+        await vscode.commands.executeCommand('acceptSelectedSuggestion');
+        return document.getText().includes('echo "${TIMEZONE}"');
+      }, 'TIMEZONE to be chosen from the suggest widget', 90_000);
+      await waitUntil(async () => (await inlayHints(document)).some((hint) => hint.endsWith('= Europe/Paris')), 'the hint of the new ${TIMEZONE}');
+    } finally {
+      await restore(document, original);
+    }
+  });
+
+  test('rename: the workbench asks for the new name of ${CLUSTER_NAME}; the edit renames the key and the use, and leaves the archived copy alone', async function () {
+    this.timeout(180_000); // the rename box, retried on a busy machine
+    const { document } = await open(FILES.backup);
+    const position = find(document, '${CLUSTER_NAME}').translate(0, 4);
+    const prepared = await vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string }>('vscode.prepareRename', document.uri, position);
+    assert.strictEqual(prepared.placeholder, 'CLUSTER_NAME');
+    assert.strictEqual(document.getText(prepared.range), 'CLUSTER_NAME');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('vscode.prepareRename', document.uri, find(document, 'docker.io'))), /Only a Flux variable can be renamed here/);
+    if (control.url && control.screenshots) {
+      // The rename box the workbench opens after asking the server (prepareRename) what to rename;
+      // the command settles only when the box closes.
+      await cursorAt(control, document, position);
+      let renaming: Thenable<unknown> = Promise.resolve();
+      const shot = await photograph(control, 'rename', [() => ((renaming = vscode.commands.executeCommand('editor.action.rename')), Promise.resolve())], WIDGETS.rename);
+      await vscode.commands.executeCommand('cancelRenameInput');
+      await renaming;
+      assert.ok(shot.found, `the rename box was on screen (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
+    }
+    const settings = await vscode.workspace.openTextDocument(fixture(VARIABLES.settings));
+    const archived = await vscode.workspace.openTextDocument(fixture(VARIABLES.archived));
+    const originals = new Map([document, settings, archived].map((d) => [d, d.getText()]));
+    try {
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', document.uri, position, 'CLUSTER');
+      const keyLine = find(settings, 'CLUSTER_NAME:').line;
+      const useAt = find(document, '${CLUSTER_NAME}').translate(0, 2);
+      assert.deepStrictEqual(
+        edit.entries().flatMap(([uri, edits]) => edits.map((e) => `${placeOf(uri, e.range)} ${e.newText}`)).sort(),
+        [`${FILES.backup} ${useAt.line}:${useAt.character}-${useAt.character + 12} CLUSTER`, `${VARIABLES.settings} ${keyLine}:6-18 CLUSTER`].sort(),
+      );
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.strictEqual(settings.getText(), originals.get(settings)!.replace('CLUSTER_NAME: home', 'CLUSTER: home'));
+      assert.strictEqual(document.getText(), originals.get(document)!.replace('${CLUSTER_NAME}', '${CLUSTER}'));
+      assert.strictEqual(archived.getText(), originals.get(archived), 'a file Flux does not apply is not touched');
+      // The renamed pair is still one variable (the server substitutes `home` for the new name), and it renames back.
+      const renamedEnd = find(document, '${CLUSTER}').translate(0, '${CLUSTER}'.length);
+      await waitUntil(async () => (await inlayHints(document)).includes(`${renamedEnd.line}:${renamedEnd.character} = home`), 'the renamed ${CLUSTER} to be substituted with home');
+      const back = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', document.uri, find(document, '${CLUSTER}').translate(0, 3), 'CLUSTER_NAME');
+      assert.ok(await vscode.workspace.applyEdit(back));
+      assert.strictEqual(settings.getText(), originals.get(settings));
+      assert.strictEqual(document.getText(), originals.get(document));
+    } finally {
+      for (const [d, text] of originals) await restore(d, text);
+    }
+  });
+
+  test('inlay hints: the value after each ${…}, a secret as ••••, a failure where strict substitution fails; the setting turns them off', async function () {
+    this.timeout(180_000); // the picture, retried on a busy machine
+    const { document } = await open(FILES.backup);
+    const original = await insertLineBefore(document, 'tar -czf', '              echo "${DB_PASSWORD}"');
+    const settings = () => vscode.workspace.getConfiguration('fluxJobGuard', document.uri);
+    try {
+      const endOf = (needle: string) => {
+        const start = find(document, needle);
+        return `${start.line}:${start.character + needle.length}`;
+      };
+      const expected = [`${endOf('${CLUSTER_NAME}')} = home`, `${endOf('${DB_PASSWORD}')} = ••••`, `${endOf('${BACKUP_DIR}')} (fails: strict)`];
+      const hints = await waitUntil(async () => {
+        const found = await inlayHints(document);
+        return found.length === 3 ? found : null;
+      }, 'three inlay hints');
+      assert.deepStrictEqual(hints, expected);
+      assert.ok(!hints.some((hint) => hint.includes('ENC[')), 'never the encrypted value');
+      if (control.url && control.screenshots) {
+        // The picture shows the Job's lens too: scrolled to the very top, where it stands over line 1.
+        const shot = await photograph(control, 'inlay-hints', [
+          async () => {
+            await vscode.window.showTextDocument(document, { preview: false });
+            await vscode.commands.executeCommand('editorScroll', { to: 'up', by: 'page', value: 10 });
+            await waitForWidget(control, WIDGETS.lens);
+          },
+        ], WIDGETS.inlayHints);
+        assert.ok(shot.found, `the hints are drawn in the editor (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
+      }
+      await settings().update('inlayHints.enabled', false, vscode.ConfigurationTarget.Workspace);
+      await waitUntil(async () => (await inlayHints(document)).length === 0, 'no hints with fluxJobGuard.inlayHints.enabled off');
+    } finally {
+      await settings().update('inlayHints.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+      await restore(document, original);
+    }
+    await waitUntil(async () => (await inlayHints(document)).length === 2, 'the hints back with the setting reset');
+  });
+
+  test('a code lens on every Job: its cycle in words, and the command that shows the TTL hover', async () => {
+    const { document } = await open(FILES.report);
+    const lenses = await waitUntil(async () => {
+      const found = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 10)) ?? [];
+      return found.length > 0 && found.every((lens) => lens.command) ? found : null;
+    }, 'the resolved lens of weekly-report');
+    assert.deepStrictEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title]), [[0, 're-created about 24 h after it finishes — Kustomization apps, every 1h']]);
+    await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+    const ttl = find(document, 'ttlSecondsAfterFinished');
+    await waitUntil(() => vscode.window.activeTextEditor?.selection.active.isEqual(ttl), 'the cursor on the TTL, where its hover opens');
   });
 });
