@@ -101,6 +101,35 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     assert.match(text, /\bhome\b/, `the hover shows the value: ${text}`);
   });
 
+  test('a script a configMapGenerator reads: the undefined ${REPORT_DIR} is squiggled and explained, and escaping it clears it', async () => {
+    const { document } = await open(FILES.script);
+    const diagnostics = await waitForDiagnostics(document.uri, has('flux-substitution-undefined'), 'flux-substitution-undefined in the script');
+    const undefinedRefs = only(diagnostics, 'flux-substitution-undefined');
+    assert.strictEqual(undefinedRefs.length, 1, `only \${REPORT_DIR}, not the bare $HOSTNAME Flux leaves alone: ${describeDiagnostics(document.uri)}`);
+    const [finding] = undefinedRefs;
+    const reference = find(document, '${REPORT_DIR}');
+    assert.ok(finding.range.start.line === reference.line && document.getText(finding.range).includes('REPORT_DIR'), `on the reference: ${describeDiagnostics(document.uri)}`);
+    const text = await waitUntil(async () => {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, reference.translate(0, 4))) ?? [];
+      const shown = hoverText(hovers);
+      return /REPORT_DIR/.test(shown) ? shown : null;
+    }, 'a hover on ${REPORT_DIR}', 10_000);
+    assert.match(text, /not defined|undefined/i, `the hover says it is not defined: ${text}`);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, finding.range);
+    const escape = actions.find((action) => action.title.startsWith('Escape'));
+    assert.ok(escape?.edit, `an escape fix among: ${actions.map((a) => a.title).join(' | ')}`);
+    const before = document.getText();
+    assert.ok(await vscode.workspace.applyEdit(escape.edit));
+    assert.strictEqual(document.getText(), before.replace('${REPORT_DIR}', () => '$${REPORT_DIR}'), 'only the $ added');
+    await waitForDiagnostics(document.uri, lacks('flux-substitution-undefined'), 'the finding to clear');
+    // Negative control: the original text brings it back (and leaves the file as the next tests expect it).
+    const whole = new vscode.WorkspaceEdit();
+    whole.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), before);
+    assert.ok(await vscode.workspace.applyEdit(whole));
+    await waitForDiagnostics(document.uri, has('flux-substitution-undefined'), 'the finding to come back');
+    assert.ok(await document.save(), 'saved as it was');
+  });
+
   test('screenshots: a squiggle with its hover, and the quick-fix menu', async function () {
     if (!control.screenshots || !control.url) this.skip();
     this.timeout(240_000); // two widgets, each retried for up to 90 s on a busy machine

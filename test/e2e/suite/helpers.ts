@@ -15,6 +15,7 @@ export const FILES = {
   report: 'apps/report/report-job.yaml',
   cleanup: 'apps/cleanup/cleanup-job.yaml',
   migrate: 'apps/migrate/migrate-job.yaml',
+  script: 'apps/scripts/nightly-report.sh',
 } as const;
 
 /** The part of the extension's activate() result the suite uses (client/src/common.ts ExtensionApi). */
