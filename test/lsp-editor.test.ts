@@ -235,12 +235,18 @@ describe('no syntax error flashes while `${` is being typed', () => {
   const syntaxOn = (line: number) => (d: Diagnostic[]) => d.some((x) => x.code === 'flux-substitution-syntax' && x.range.start.line === line);
   const insert = (line: number, character: number, newText: string) => [{ range: { start: { line, character }, end: { line, character } }, text: newText }];
 
+  /** The ConfigMap open in a server, its first diagnostics published. */
+  async function opened(files: Record<string, string> = { [CONTRACT]: contract, 'apps/c.yaml': text }) {
+    const served = await serve(files);
+    const file = served.uri('apps/c.yaml');
+    served.client.open(file, files['apps/c.yaml']);
+    await served.client.waitForDiagnostics(file, () => true);
+    return { client: served.client, file };
+  }
+
   test('typing `${}` (auto-closed): no syntax finding on that line; typing on another line shows it', async () => {
-    const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/c.yaml': text });
+    const { client, file } = await opened();
     try {
-      const file = uri('apps/c.yaml');
-      client.open(file, text);
-      await client.waitForDiagnostics(file, () => true);
       const before = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
       const errorsBefore = before.folders[0].errors;
       client.clearDiagnostics(file); // what comes next is the analysis of the typed text
@@ -281,11 +287,8 @@ describe('no syntax error flashes while `${` is being typed', () => {
   });
 
   test('negative controls: a complete expression just typed, or a `${}` in a whole-text change, is reported at once', async () => {
-    const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/c.yaml': text });
+    const { client, file } = await opened();
     try {
-      const file = uri('apps/c.yaml');
-      client.open(file, text);
-      await client.waitForDiagnostics(file, () => true);
       // closed and not empty: written out, however wrong (bash's array syntax)
       client.change(file, insert(5, 6, '${arr[@]}'));
       await client.waitForDiagnostics(file, syntaxOn(5));

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { Control, pointAt, readControl, waitForWidget, Widget } from './control';
 import {
   afterPublish, Api, AuditResponse, CLIENT_RUNNING, codeOf, describeDiagnostics, EXTENSION_ID, FILES, find, fixture, has, HOVER, hoverText, lacks, only, open, ours,
-  photograph, QUICK_FIX_MENU, replaceAll, waitForDiagnostics, waitUntil,
+  photograph, photographQuickFix, replaceAll, waitForDiagnostics, waitUntil,
 } from './helpers';
 import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
 
@@ -164,13 +164,7 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
       const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range)) ?? [];
       return actions.some((action) => action.title.startsWith('Insert ttlSecondsAfterFinished'));
     }, 'the insert-TTL fix to be offered');
-    const quickFix = await photograph(control, 'quick-fix', [
-      async () => {
-        await focusEditor();
-        await vscode.commands.executeCommand('editor.action.quickFix');
-      },
-    ], { selector: QUICK_FIX_MENU, text: 'Insert ttlSecondsAfterFinished' });
-    await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
+    const quickFix = await photographQuickFix(control, 'quick-fix', 'Insert ttlSecondsAfterFinished');
     assert.ok(hover.found, `the hover was on screen (${hover.path}); the page showed ${JSON.stringify(hover.seen)}, focus on ${hover.focused}; hover trace ${JSON.stringify(hover.trace)}`);
     assert.ok(quickFix.found, `the quick-fix menu was on screen (${quickFix.path}); the page showed ${JSON.stringify(quickFix.seen)}, focus on ${quickFix.focused}`);
   });

@@ -123,6 +123,18 @@ export async function photograph(control: Control, name: string, shows: Array<()
 export const HOVER = '.monaco-editor .monaco-hover:not(.hidden)';
 export const QUICK_FIX_MENU = '.action-widget';
 
+/** Opens the quick-fix menu at the cursor (the active editor focused first) and photographs it once it lists `text`; closes it. */
+export async function photographQuickFix(control: Control, name: string, text: string): Promise<ScreenshotResult> {
+  const shot = await photograph(control, name, [
+    async () => {
+      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+      await vscode.commands.executeCommand('editor.action.quickFix');
+    },
+  ], { selector: QUICK_FIX_MENU, text });
+  await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
+  return shot;
+}
+
 export async function open(path: string): Promise<{ document: vscode.TextDocument; editor: vscode.TextEditor }> {
   const document = await vscode.workspace.openTextDocument(fixture(path));
   const editor = await vscode.window.showTextDocument(document, { preview: false });

@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Control, pointAt, readControl, waitForWidget } from './control';
-import { Api, EXTENSION_ID, FILES, find, fixture, has, lacks, only, open, photograph, QUICK_FIX_MENU, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
+import { Api, EXTENSION_ID, FILES, find, fixture, has, lacks, only, open, photograph, photographQuickFix, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
 import { runtime } from './host';
 
 const PREVIEW_SCHEME = 'flux-job-guard-preview';
@@ -135,13 +135,7 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     if (!control.screenshots || !control.url) return;
     await vscode.window.showTextDocument(document);
     await placeCursor(control, vscode.window.activeTextEditor!, missing.range.start.translate(0, 1));
-    const shot = await photograph(control, 'quick-fix-disable', [
-      async () => {
-        await focusEditor();
-        await vscode.commands.executeCommand('editor.action.quickFix');
-      },
-    ], { selector: QUICK_FIX_MENU, text: 'Disable ttl-missing for this line' });
-    await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
+    const shot = await photographQuickFix(control, 'quick-fix-disable', 'Disable ttl-missing for this line');
     assert.ok(shot.found, `the quick-fix menu was on screen (${shot.path})`);
   });
 
