@@ -10,20 +10,7 @@ import { emptyFacts, FileFacts } from './flux/facts';
 import { detached, FileSummary, summarizeFile } from './repo-index';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from './yaml-docs';
 import type { Finding } from './types';
-
-/** A 53-bit content hash plus the length: the cache key of one document's text. */
-export function chunkKey(text: string, start: number, end: number): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}:${end - start}`;
-}
+import { chunkKey } from './text';
 
 export interface Chunk {
   key: string;

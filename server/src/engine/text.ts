@@ -70,3 +70,17 @@ export function lineEnding(text: string, near = 0): '\r\n' | '\n' {
   if (lf === -1) lf = text.lastIndexOf('\n', near);
   return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
 }
+
+/** A 53-bit content hash plus the length: the cache key of one document's text. */
+export function chunkKey(text: string, start: number, end: number): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}:${end - start}`;
+}
