@@ -702,7 +702,7 @@ export function generatedDir(repoRoot: string): string {
 /** The inputs, generated first when missing or stale. */
 export function ensureGenerated(repoRoot: string, force = false, log: (line: string) => void = () => undefined): Generated {
   const dir = generatedDir(repoRoot);
-  let manifest: Manifest | null = null;
+  let manifest: Manifest | null;
   try {
     manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   } catch {

@@ -138,7 +138,7 @@ export class BenchLspClient {
   }
 
   request<R>(method: string, params?: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+    return this.connection.sendRequest<R>(method, params);
   }
 
   /**

@@ -12,7 +12,7 @@
 // VS Code for flame charts); the summary goes to stdout.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, SourceMapPayload } from 'node:module';
 import { basename, join } from 'node:path';
 import { ensureGenerated } from './generate';
 import { BenchLspClient, fileUri, snapshotBundle } from './lsp-client';
@@ -126,7 +126,7 @@ class Mapper {
       let map: SourceMap | null = null;
       if (url.startsWith('file://') || url.startsWith('/')) {
         const path = (url.startsWith('/') ? url : new URL(url).pathname) + '.map';
-        if (existsSync(path)) map = new SourceMap(JSON.parse(readFileSync(path, 'utf8')));
+        if (existsSync(path)) map = new SourceMap(JSON.parse(readFileSync(path, 'utf8')) as SourceMapPayload);
       }
       this.maps.set(url, map);
     }

@@ -26,6 +26,8 @@
 // Options: --only=edit,open,audit,memory,peer,threads,corpus,scale  --edit-reps=N
 //          --open-reps=N  --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { parseAllDocuments as parseWithYaml } from 'yaml';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
@@ -103,7 +105,7 @@ interface EditInput {
  * which would flatter every ratio.)
  */
 /** The baseline parser: the CLI's own yaml, bundled (bundleBaseline); `yaml` from node_modules until then. */
-let parseAllDocuments: (text: string) => unknown = (text) => (require('yaml') as typeof import('yaml')).parseAllDocuments(text);
+let parseAllDocuments: (text: string) => unknown = (text) => parseWithYaml(text);
 
 function parseOnce(text: string): number {
   const started = performance.now();
@@ -530,7 +532,8 @@ async function bundleBaseline(dir: string): Promise<void> {
   const outfile = join(dir, 'bin', 'parse-all.js');
   await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'parse-all.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', plugins: [yamlDebugSwitchesOff] });
   PARSE_ALL = outfile;
-  parseAllDocuments = (require(outfile) as { parseDocuments: (text: string) => unknown }).parseDocuments;
+  // Loaded by path at run time: the bundle is written just above.
+  parseAllDocuments = (createRequire(outfile)(outfile) as { parseDocuments: (text: string) => unknown }).parseDocuments;
 }
 
 async function serverMemory(generated: Generated, parseAllMs: number | undefined): Promise<void> {

@@ -103,7 +103,9 @@ async function end(code, reason) {
   if (server?.pid) {
     try {
       process.kill(-server.pid, 'SIGTERM'); // the process group: code-server, its extension host, the language server
-    } catch {}
+    } catch {
+      // already gone
+    }
   }
   await control.close();
   if (code === 0) copyDocsImages(control.shots);

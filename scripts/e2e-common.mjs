@@ -1,3 +1,4 @@
+/* global document, window, getComputedStyle, performance, MutationObserver -- the functions given to page.evaluate and waitForFunction run in the workbench's page */
 // What the three e2e runners (code-server, web, electron) share: a fresh copy
 // of the fixture workspace per run, the control server the suite talks to
 // (screenshots, results; see test/e2e/suite/control.ts), the run timeout and
@@ -307,7 +308,15 @@ export function finish({ host, started, result, code, reason, runDir }) {
   }
   console.log(`${host} e2e ${ok ? 'passed' : 'FAILED'} in ${seconds}s`);
   console.log(`${result.passed} passed, ${failed} failed, ${result.skipped} skipped`);
-  process.exit(ok ? 0 : code === 124 ? 124 : 1);
+  exitAfterOutput(ok ? 0 : code === 124 ? 124 : 1);
+}
+
+/**
+ * Exits once everything written so far has left: on a full pipe (CI's tee on a busy machine)
+ * the rest of stdout goes out asynchronously, and a plain exit() would cut off the summary.
+ */
+export function exitAfterOutput(code) {
+  process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));
 }
 
 /** A hard deadline for the whole run (RUN_TIMEOUT_S, default 300): a hang exits 124. */

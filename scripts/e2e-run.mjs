@@ -54,7 +54,7 @@ for (const { host, code, summary, seconds } of results) {
 console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)}s`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 const codes = results.map((result) => result.code);
-process.exit(codes.every((code) => code === 0) ? 0 : codes.includes(124) ? 124 : 1);
+exitAfterOutput(codes.every((code) => code === 0) ? 0 : codes.includes(124) ? 124 : 1);
 
 /** Runs one host's runner with its output passed through; returns its exit code and last summary line. */
 function runHost(script, args) {

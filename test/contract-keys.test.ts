@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { contractCompletions, contractKeyHover, withDocLinks } from '../server/src/engine/services/contract-keys';
 
 const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'flux-job-guard.schema.json'), 'utf8'));
-const RULES = Object.keys(schema.properties.rules.properties) as string[];
+const RULES = Object.keys(schema.properties.rules.properties);
 
 /** The text without its `|`, and the offset where it stood. */
 function cursor(marked: string): { text: string; offset: number } {
@@ -84,7 +84,7 @@ describe('contract key hover', () => {
   test('a key of a list entry', () => {
     const found = hover('ttl:\n  noFinishTimeout:\n    - fi|le: a.yaml\n');
     assert.deepEqual(found?.span, [30, 34]);
-    assert.match(found!.markdown, /^\*\*file\*\*\n\nOne manifest, relative to the contract file/);
+    assert.match(found.markdown, /^\*\*file\*\*\n\nOne manifest, relative to the contract file/);
   });
 
   test('a rule id links to its bundled docs, never to the repository site', () => {

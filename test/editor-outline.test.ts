@@ -22,7 +22,7 @@ function lenses(r: Repo, file: string, text = r.files[file]) {
 /** Places as `file:line`, the way the lens's message shows them. */
 const LINK = plainLink(() => undefined);
 
-const NO_TTL = JOB.replace(/  # converges.*\n  ttlSecondsAfterFinished: 86400\n/, '');
+const NO_TTL = JOB.replace(/ {2}# converges.*\n {2}ttlSecondsAfterFinished: 86400\n/, '');
 
 describe('the lens on every Job', () => {
   test('a Job with a TTL: re-created about TTL (rounded up to the interval) after it finishes, by which Kustomization, how often', async () => {
@@ -64,7 +64,7 @@ describe('the lens on every Job', () => {
     const unapplied = jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0], LINK);
     assert.equal(unapplied, hoverAt(r.index, r.contract, 'archive/job.yaml', ARCHIVED, ARCHIVED.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown);
     assert.match(unapplied, /No Flux Kustomization in this repository applies this Job/);
-    const archived = ARCHIVED.replace(/  # converges.*\n  ttlSecondsAfterFinished: 86400\n/, '');
+    const archived = ARCHIVED.replace(/ {2}# converges.*\n {2}ttlSecondsAfterFinished: 86400\n/, '');
     const dead = await repo({ 'archive/job.yaml': archived });
     assert.match(jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0], LINK), /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/);
   });

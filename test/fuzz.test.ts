@@ -71,7 +71,7 @@ test('a quick fix lands where it should in a file with a lone CR inside a quoted
   const finding = analyzeFile({ file: 'job.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings.find((f) => f.rule === 'ttl-missing')!;
   assert.deepEqual(finding.range.start, { line: 7, character: 0 }, 'the range points at `spec` as an editor numbers lines');
   const fixed = applyLspEdits(text, finding.fixes![0].edits);
-  assert.match(fixed, /\nspec:\n  # converges: TODO[^\n]*\n  ttlSecondsAfterFinished: 86400\n  backoffLimit: 1\n$/);
+  assert.match(fixed, /\nspec:\n {2}# converges: TODO[^\n]*\n {2}ttlSecondsAfterFinished: 86400\n {2}backoffLimit: 1\n$/);
 });
 
 // ---- negative controls: the checker must catch broken fixes -----------------------------------------

@@ -119,7 +119,7 @@ function spans(line: Token[], scope: string): [number, number][] {
 function line(text: string): Token[] {
   const lines = tokenize(text);
   assert.equal(lines.length, 1);
-  return lines[0]!;
+  return lines[0];
 }
 
 function assertScopeOver(tokens: Token[], from: number, to: number, scope: string): void {
@@ -168,7 +168,7 @@ describe('flux-substitution injection grammar', () => {
   test('double-quoted: - "$${HOME}" is an escape followed by plain text', () => {
     //                     0123456789012
     const [, l] = tokenize('args:\n- "$${HOME}"');
-    const t = l!;
+    const t = l;
     assert.deepEqual(tokensWith(t, ESCAPE), [[3, 5]]);
     assert.deepEqual(spans(t, META), []);
     assert.deepEqual(spans(t, VARIABLE), []);
@@ -250,26 +250,26 @@ describe('flux-substitution injection grammar', () => {
 
   test('block scalar |: ${X} on a continuation line, also on a "#" line of the script', () => {
     const lines = tokenize(['script: |', '  echo start', '  echo ${X}', '  # ${Y} is substituted too', '# ${Z} is a comment'].join('\n'));
-    const l2 = lines[2]!;
+    const l2 = lines[2];
     //   0123456789
     //  '  echo ${X}'
     assert.deepEqual(spans(l2, META), [[7, 11]]);
     assert.deepEqual(spans(l2, VARIABLE), [[9, 10]]);
     assertScopeOver(l2, 7, 11, 'string.unquoted.block.yaml');
-    const l3 = lines[3]!;
+    const l3 = lines[3];
     assert.ok(scopesAt(l3, 2).includes('string.unquoted.block.yaml'));
     assert.deepEqual(spans(l3, META), [[4, 8]]);
-    const l4 = lines[4]!;
+    const l4 = lines[4];
     assert.ok(scopesAt(l4, 0).includes('comment.line.number-sign.yaml'));
     assert.deepEqual(spans(l4, META), []);
   });
 
   test('folded block scalar >- and multi-line double-quoted scalar', () => {
     const lines = tokenize(['a: >-', '  x ${F}', 'b: "one', '  two ${G}"'].join('\n'));
-    assert.deepEqual(spans(lines[1]!, META), [[4, 8]]);
-    assertScopeOver(lines[1]!, 4, 8, 'string.unquoted.block.yaml');
-    assert.deepEqual(spans(lines[3]!, META), [[6, 10]]);
-    assertScopeOver(lines[3]!, 6, 10, 'string.quoted.double.yaml');
+    assert.deepEqual(spans(lines[1], META), [[4, 8]]);
+    assertScopeOver(lines[1], 4, 8, 'string.unquoted.block.yaml');
+    assert.deepEqual(spans(lines[3], META), [[6, 10]]);
+    assertScopeOver(lines[3], 6, 10, 'string.quoted.double.yaml');
   });
 
   test('negative controls: $HOME, $(cmd), malformed ${...} and ${{ }} are not expressions', () => {
@@ -278,14 +278,14 @@ describe('flux-substitution injection grammar', () => {
     assert.deepEqual(spans(t, VARIABLE), []);
     assert.deepEqual(spans(t, BEGIN), []);
     assert.deepEqual(tokensWith(t, ESCAPE), []);
-    assertScopeOver(t, 5, t[t.length - 1]!.end, 'string.unquoted.plain.out.yaml');
+    assertScopeOver(t, 5, t[t.length - 1].end, 'string.unquoted.plain.out.yaml');
   });
 
   test('an unterminated ${ does not run past the line or swallow the closing quote', () => {
     const lines = tokenize(['a: "x ${HOME"', 'b: ${C}'].join('\n'));
-    assert.deepEqual(spans(lines[0]!, META), []);
-    assert.ok(scopesAt(lines[0]!, 12).includes('punctuation.definition.string.end.yaml'));
-    assert.deepEqual(spans(lines[1]!, META), [[3, 7]]);
-    assert.ok(scopesAt(lines[1]!, 0).includes('entity.name.tag.yaml'));
+    assert.deepEqual(spans(lines[0], META), []);
+    assert.ok(scopesAt(lines[0], 12).includes('punctuation.definition.string.end.yaml'));
+    assert.deepEqual(spans(lines[1], META), [[3, 7]]);
+    assert.ok(scopesAt(lines[1], 0).includes('entity.name.tag.yaml'));
   });
 });

@@ -22,7 +22,7 @@ function wholeParse(text: string): ParsedDocument[] {
   return parseAllDocuments(text, { prettyErrors: false, strict: false }).map((doc) => ({
     base: 0,
     end: text.length,
-    doc: doc as ParsedDocument['doc'],
+    doc: doc,
     source: text,
     errors: doc.errors.map((e) => ({ start: e.pos[0], end: Math.max(e.pos[0], e.pos[1]), message: e.message.split('\n')[0] })),
   }));

@@ -41,7 +41,7 @@ async function serve(files: Record<string, string>, capabilities: Record<string,
       if (!('textDocument' in change)) continue;
       const file = new URL(change.textDocument.uri);
       mkdirSync(dirname(fileURLToPath(file)), { recursive: true });
-      writeFileSync(file, (change as TextDocumentEdit).edits.map((edit) => (edit as { newText: string }).newText).join(''));
+      writeFileSync(file, (change).edits.map((edit) => (edit as { newText: string }).newText).join(''));
     }
     return { applied: true };
   });

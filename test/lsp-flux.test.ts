@@ -52,7 +52,7 @@ test('hover on a defined ${NAME}: its value and where it is defined, as links; t
   const apps = fileUri(join(root, 'flux/apps.yaml'));
   assert.ok(text.startsWith(`**\${CLUSTER_NAME}** = \`home\` — from substitute of Kustomization "apps" ([flux/apps.yaml:13](${apps}#L13)); substituted by Kustomization \`apps\` ([flux/apps.yaml:2](${apps}#L2)).`), text);
   assert.match(text, /Flux fails on this line because of another expression: variable not set \(strict mode\): "HOME"\./, 'the failure is HOME\'s, not CLUSTER_NAME\'s');
-  assert.match(text, /With the undefined names blank, it reads:\n\n```text\necho home  \n```/);
+  assert.match(text, /With the undefined names blank, it reads:\n\n```text\necho home {2}\n```/);
   assert.doesNotMatch(text, /not defined/, 'nothing about CLUSTER_NAME is said to be undefined');
   assert.deepEqual(hover.range, { start: { line, character: columnOf('${CLUSTER_NAME}') }, end: { line, character: columnOf('${CLUSTER_NAME}') + 15 } });
 });

@@ -83,15 +83,15 @@ describe('the bake Job of the incident', () => {
     const fixed = applyFix(BAKE, handoff.fixes![0].edits);
     assert.ok(!fixed.includes('/tmp/'), 'every /tmp path moved');
     assert.equal((fixed.match(/mountPath: \/work/g) ?? []).length, 3, 'mounted in the three containers that use it');
-    assert.match(fixed, /\n      volumes:\n        - name: work\n          emptyDir: \{\}\n$/);
-    assert.match(fixed, /          command: \["\/bin\/sh", "-c", "bake snapshot --tag \$\{KERNEL_TAG\} > \/work\/snapshot-id"\]\n          volumeMounts:\n            - name: work\n              mountPath: \/work\n/);
+    assert.match(fixed, /\n {6}volumes:\n {8}- name: work\n {10}emptyDir: \{\}\n$/);
+    assert.match(fixed, / {10}command: \["\/bin\/sh", "-c", "bake snapshot --tag \$\{KERNEL_TAG\} > \/work\/snapshot-id"\]\n {10}volumeMounts:\n {12}- name: work\n {14}mountPath: \/work\n/);
     assert.deepEqual(await podFindings({ 'bake/job.yaml': fixed, 'bake/sa.yaml': SERVICE_ACCOUNT }), []);
   });
 
   test('a /tmp volume mounted in each container is a real hand-off: no finding; one container alone is fine too', async () => {
-    const mounted = BAKE.replace(/(          (?:command|args): .*\n)/g, '$1          volumeMounts: [{name: scratch, mountPath: /tmp}]\n');
+    const mounted = BAKE.replace(/( {10}(?:command|args): .*\n)/g, '$1          volumeMounts: [{name: scratch, mountPath: /tmp}]\n');
     assert.deepEqual(await podFindings({ 'bake/job.yaml': mounted, 'bake/sa.yaml': SERVICE_ACCOUNT }), []);
-    const partly = BAKE.replace(/(          args: \["smoke".*\n)/, '$1          volumeMounts: [{name: scratch, mountPath: /tmp}]\n');
+    const partly = BAKE.replace(/( {10}args: \["smoke".*\n)/, '$1          volumeMounts: [{name: scratch, mountPath: /tmp}]\n');
     assert.deepEqual(await podFindings({ 'bake/job.yaml': partly, 'bake/sa.yaml': SERVICE_ACCOUNT }), ['pod-tmp-handoff bake/job.yaml:19:47']);
   });
 });

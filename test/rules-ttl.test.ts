@@ -822,6 +822,7 @@ ruleTable('ttl-misplaced', {
 
 const invalidCase = (written: string, fixes: Array<{ title: string; preferred: boolean; value: string; after: string[] }>, name = `written as ${written === '' ? 'nothing' : written}`) => {
   const text = job([`  ${NOTE}`, `  ttlSecondsAfterFinished:${written === '' ? '' : ' ' + written}`]);
+  const range: [number, number, number, number] = written === '' ? [6, 2, 6, 25] : [6, 27, 6, 27 + written.length];
   return {
     name,
     text,
@@ -829,7 +830,7 @@ const invalidCase = (written: string, fixes: Array<{ title: string; preferred: b
       {
         rule: 'ttl-invalid',
         severity: 'error' as const,
-        range: (written === '' ? [6, 2, 6, 25] : [6, 27, 6, 27 + written.length]) as [number, number, number, number],
+        range,
         message: written === '' ? /is no value, not a non-negative integer/ : new RegExp(`is ${written.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not a non-negative integer`),
         fixes: fixes.map((fix) => ({ title: fix.title, preferred: fix.preferred, output: job([`  ${NOTE}`, `  ttlSecondsAfterFinished: ${fix.value}`]), after: fix.after })),
       },

@@ -53,11 +53,13 @@ async function wholeAudit(): Promise<void> {
 }
 
 if (setup.role === 'audit') void wholeAudit();
-else parentPort!.on('message', async (message: Message) => {
+else parentPort!.on('message', (message: Message) => void answer(message));
+
+async function answer(message: Message): Promise<void> {
   if (crashOnPurpose) process.exit(3);
   try {
     parentPort!.postMessage({ id: message.id, result: await handle(message) });
   } catch (error) {
     parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
   }
-});
+}

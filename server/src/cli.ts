@@ -13,7 +13,7 @@ runCli(process.argv.slice(2), {
   (code) => {
     if (code === -1) {
       // `lsp --stdio`: the server module starts listening when loaded.
-      require('./server-node');
+      void import('./server-node.js');
       return;
     }
     process.exitCode = code;

@@ -6,7 +6,7 @@ import { gitHeadReader } from './node/git-head';
 import { auditInWorker } from './node/audit-workers';
 import { startServer } from './lsp/server';
 
-const NO_FILES: RepoFs = { listFiles: async () => [], read: async () => ({ kind: 'missing' }) };
+const NO_FILES: RepoFs = { listFiles: () => Promise.resolve([]), read: () => Promise.resolve({ kind: 'missing' }) };
 
 const connection = createConnection(ProposedFeatures.all);
 // A handler that rejects must not end the server (Node 20 exits on an unhandled rejection).

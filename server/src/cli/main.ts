@@ -146,7 +146,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   const root = (fs as NodeRepoFs).root ?? dir;
   // Listed once: the count decides the threads, and the audit walks the same list.
   const files = await fs.listFiles();
-  const listed: RepoFs = { listFiles: async () => [...files], read: (path) => fs.read(path) };
+  const listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
   const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined);
   const result = await audit(listed, { contractPath, head, executor });
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;

@@ -202,13 +202,23 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
     let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
     const summary = summarizeFile(path, read.text, () => (documents ??= parseYamlFile(read.text)), !needsRules);
-    if (!isTrivial(summary)) result.summaries.push([path, summary]);
+    if (!isTrivial(summary)) result.summaries.push([path, withoutValues(summary)]);
     if (needsRules) {
       result.waiting.push(path);
       keep?.keep(path, read.text, documents);
     } else if (audited) result.analyses.push([path, syntaxOnlyAnalysis(path, read.text, documents!)]);
   }
   return result;
+}
+
+/**
+ * The audit's summary without the variables' values. No rule reads a value (the editor's hover,
+ * inlay hints and preview do, from the server's own index, which keeps them); on a repository
+ * with thousands of ConfigMaps the values were a third of the audit's memory.
+ */
+function withoutValues(summary: FileSummary): FileSummary {
+  for (const source of summary.facts?.variableSources ?? []) for (const entry of source.entries.values()) entry.value = '';
+  return summary;
 }
 
 /** The repository index from what the passes found. */

@@ -1,7 +1,7 @@
 // Which documents are Job resources, and the facts the TTL rules need about
 // each: its name, its `spec`, the TTL directly under it and any TTL written
 // elsewhere in the Job (where Kubernetes ignores or rejects it).
-import { asMap, Document, findPair, getString, isMap, isPair, isScalar, isSeq, keyText, nodeSource, nodeSpan, Pair, ParsedDocument, scalarText, YAMLMap } from './yaml-docs';
+import { asMap, findPair, getString, isMap, isPair, isScalar, isSeq, keyText, nodeSource, nodeSpan, Pair, ParsedDocument, scalarText, YAMLMap } from './yaml-docs';
 
 export const TTL_KEY = 'ttlSecondsAfterFinished';
 const JOB_API_VERSIONS = new Set(['batch/v1', 'batch/v1beta1']);

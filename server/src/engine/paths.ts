@@ -34,5 +34,5 @@ export function relativePath(fromDir: string, to: string): string {
   const target = to.split('/');
   let common = 0;
   while (common < from.length && common < target.length - 1 && from[common] === target[common]) common++;
-  return [...Array(from.length - common).fill('..'), ...target.slice(common)].join('/');
+  return [...Array<string>(from.length - common).fill('..'), ...target.slice(common)].join('/');
 }

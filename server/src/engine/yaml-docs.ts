@@ -1,7 +1,7 @@
 // A YAML file as a list of documents with exact source offsets. Each document
 // is parsed on its own (a file's `---` boundaries are cheap to find), so a
 // cache can keep the documents an edit did not touch.
-import { Alias, Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 
 export interface YamlProblem {
   /** Offsets into the whole file. */
@@ -254,7 +254,7 @@ export function parseYamlFile(text: string): ParsedDocument[] {
 export function resolve(doc: Document, node: unknown): Node | null {
   let current = node;
   // An alias to an alias is legal; a bounded loop keeps a cycle harmless.
-  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = (current as Alias).resolve(doc) ?? null;
+  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = (current).resolve(doc) ?? null;
   return (current as Node | null) ?? null;
 }
 
@@ -292,9 +292,9 @@ export function getNode(doc: Document, node: unknown, ...path: string[]): Node |
 export function scalarText(doc: Document, node: unknown): string | null {
   const resolved = resolve(doc, node);
   if (!isScalar(resolved)) return null;
-  const value = (resolved as Scalar).value;
+  const value = (resolved).value;
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return (resolved as Scalar).source ?? String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return (resolved).source ?? String(value);
   return null;
 }
 

@@ -3,7 +3,7 @@
 // own line ending. Offsets in, offsets out; callers turn them into ranges.
 import { LineIndex, lineEnding } from './text';
 import { parse as parseYaml } from 'yaml';
-import { isMap, isScalar, isSeq, Node, YAMLMap, YAMLSeq } from './yaml-docs';
+import { isMap, isScalar, isSeq, Node, YAMLMap } from './yaml-docs';
 
 export interface OffsetEdit {
   start: number;
@@ -77,12 +77,11 @@ export function appendListEntries(text: string, root: YAMLMap | null, base: numb
   const item = (indent: string) => items.map((itemLines) => itemLines.map((line, i) => `${indent}${i === 0 ? '- ' : '  '}${line}`).join(eol)).join(eol);
   let map: YAMLMap | null = root;
   let depth = 0;
-  let parentIndent = '';
   for (; depth < path.length && map; depth++) {
     const pair = map.items.find((p) => isScalar(p.key) && p.key.value === path[depth]);
     if (!pair) break;
     const keyNode = pair.key as Node;
-    parentIndent = indentAt(lines, base + keyNode.range![0]);
+    const parentIndent = indentAt(lines, base + keyNode.range![0]);
     const value = pair.value as Node | null;
     if (depth === path.length - 1) return appendToListValue(text, lines, base, keyNode, value, parentIndent, item, eol);
     if (isMap(value) && !value.flow) map = value;
@@ -109,7 +108,7 @@ function appendToListValue(text: string, lines: LineIndex, base: number, keyNode
     return insertAfter(lines, base + keyNode.range![1], eol, item(keyIndent + '  '));
   }
   if (!isSeq(value)) return null;
-  const seq = value as YAMLSeq;
+  const seq = value;
   if (seq.flow) {
     if (seq.items.length > 0) return null;
     // `key: []` becomes a block list: without the space that stood before `[]`, and a comment after

@@ -127,7 +127,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     };
   });
 
-  connection.onInitialized(async () => {
+  connection.onInitialized(() => {
     if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION });
     if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => {
       for (const removed of event.removed) {
@@ -145,7 +145,8 @@ export function startServer(connection: Connection, platform: Platform): void {
   async function settingsFor(root: URI): Promise<FluxJobGuardSettings> {
     if (!canPullConfiguration) return DEFAULT_SETTINGS;
     try {
-      return withDefaults(await connection.workspace.getConfiguration({ scopeUri: root.toString(), section: SECTION }));
+      // Whatever the client sends: withDefaults checks every field.
+      return withDefaults((await connection.workspace.getConfiguration({ scopeUri: root.toString(), section: SECTION })) as Partial<FluxJobGuardSettings> | null);
     } catch {
       return DEFAULT_SETTINGS;
     }

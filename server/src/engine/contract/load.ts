@@ -13,7 +13,6 @@ import {
   ExternalAccount,
   Settings,
   Span,
-  SubstitutionMode,
   TtlEntry,
   TtlListName,
 } from './model';
@@ -224,7 +223,7 @@ class ContractReader {
     this.checkKeys(flux, 'flux');
     const mode = this.string(findPair(flux, 'substitution'), 'flux.substitution');
     if (mode !== null) {
-      if (mode === 'auto' || mode === 'always' || mode === 'never') this.contract.substitution = mode as SubstitutionMode;
+      if (mode === 'auto' || mode === 'always' || mode === 'never') this.contract.substitution = mode;
       else this.report('contract-invalid', this.spanOf(findPair(flux, 'substitution')!.value)!, '`flux.substitution` must be one of auto, always, never.');
     }
     const strict = findPair(flux, 'strict');

@@ -117,7 +117,7 @@ class Builder {
   private hasDir(dir: string): boolean {
     if (!this.layout.hasDir(dir) || this.artifact.holdsNothingUnder(dir)) return false;
     let known = dirsHeld.get(this.artifact);
-    if (!known) dirsHeld.set(this.artifact, (known = new Map()));
+    if (!known) dirsHeld.set(this.artifact, (known = new Map<string, boolean>()));
     const cached = known.get(dir);
     if (cached !== undefined) return cached;
     const held = this.layout.filesIn(dir).some((file) => this.artifact.holds(file)) || this.layout.subdirs(dir).some((sub) => this.hasDir(sub));

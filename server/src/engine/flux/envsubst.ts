@@ -855,9 +855,14 @@ function getEsc(chunk: string, at: number): { rune: number; next: number } | nul
 
 const RUNE_ERROR = 0xfffd;
 
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** UTF-8 encodes `s` into a byte string (lone surrogates become U+FFFD, as Go would hold them). */
 function toBytes(s: string): string {
-  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  if (isAscii(s)) return s;
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
@@ -868,7 +873,7 @@ function toBytes(s: string): string {
 
 /** Decodes a byte string as Go would print it; an invalid byte becomes U+FFFD. */
 function fromBytes(b: string): string {
-  if (/^[\x00-\x7f]*$/.test(b)) return b;
+  if (isAscii(b)) return b;
   let out = '';
   for (let i = 0; i < b.length; ) {
     const [r, size] = decodeRune(b, i);

@@ -255,7 +255,11 @@ export class FluxGraph {
       for (const [file, built] of this.buildOf(k, artifact).files) {
         files.add(file);
         if (!built.some((entry) => entry.role === 'resource')) continue;
-        for (const child of this.byFile.get(file) ?? []) if (!seen.has(child)) seen.add(child) && queue.push(child);
+        for (const child of this.byFile.get(file) ?? []) {
+          if (seen.has(child)) continue;
+          seen.add(child);
+          queue.push(child);
+        }
       }
     }
     return files;
@@ -489,7 +493,7 @@ export class FluxGraph {
       candidates: (ref) => {
         // The same for every Kustomization of a folder and namespace in a world: computed once.
         let memo = this.candidateMemo.get(applied);
-        if (!memo) this.candidateMemo.set(applied, (memo = new Map()));
+        if (!memo) this.candidateMemo.set(applied, (memo = new Map<string, VariableSource[]>()));
         const key = `${ref.kind}/${ref.name}|${namespace}|${dirnameOf(k.file)}`;
         let found = memo.get(key);
         if (!found) {

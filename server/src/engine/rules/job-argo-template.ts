@@ -25,7 +25,7 @@ export const jobArgoTemplate: DocumentRule = {
       if (!value.includes('{{')) return;
       const map = offsetMap(parsed.source, start, end, value);
       for (const match of value.matchAll(ARGO_EXPRESSION)) {
-        const span: [number, number] = [map(match.index!), map(match.index! + match[0].length - 1) + 1];
+        const span: [number, number] = [map(match.index), map(match.index + match[0].length - 1) + 1];
         const message = `${match[0]} is Argo Workflows template syntax: a ${kind} does not expand it, so the container receives the braces as they are. Pass the value as an env var, a Flux variable or a ConfigMap key.`;
         findings.push(context.finding(this.meta, span, message, undefined, name));
       }

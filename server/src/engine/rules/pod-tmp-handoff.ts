@@ -34,7 +34,7 @@ function tmpPaths(parsed: ParsedDocument, container: Container): PathUse[] {
       const map = offsetMap(parsed.source, start, end, value);
       for (const match of value.matchAll(TMP_PATH)) {
         const path = match[0].replace(/[.,:]+$/, '');
-        uses.push({ container, path, span: [map(match.index!), map(match.index! + path.length - 1) + 1] });
+        uses.push({ container, path, span: [map(match.index), map(match.index + path.length - 1) + 1] });
       }
     });
   }

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { buildersIn, documentRegions, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/check';
 import { envsubst, ExpressionOccurrence } from '../flux/envsubst';
 import type { Builder, DefinedVariable } from '../flux/graph';
-import { documentOccurrences, SourceOccurrence } from '../flux/scalars';
+import { SourceOccurrence } from '../flux/scalars';
 import type { Contract } from '../contract/model';
 import { fluxContextOf } from '../repo-analysis';
 import type { RepoIndex } from '../repo-index';
