@@ -23,7 +23,7 @@ interface Vector {
   error: string | null;
 }
 
-const vectors: Vector[] = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8'));
+const vectors = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Vector[];
 
 const lookupIn = (vars: Record<string, string>) => (name: string) =>
   Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined;
