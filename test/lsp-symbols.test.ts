@@ -18,7 +18,7 @@ const uri = (path: string) => fileUri(join(root, path));
 const JOB_URI = () => uri('apps/job.yaml');
 const COMMAND = 13;
 const range = (line: number, start: number, end: number, endLine = line) => ({ start: { line, character: start }, end: { line: endLine, character: end } });
-const request = <T>(method: string, params: object) => client.connection.sendRequest(method, params) as Promise<T>;
+const request = <T>(method: string, params: object) => client.connection.sendRequest<T>(method, params);
 
 /** Asks until `accept` holds (the server answers from state that other notifications change). */
 async function poll<T>(ask: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T> {

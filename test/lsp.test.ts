@@ -53,11 +53,11 @@ async function started(roots: string | string[], settings: Record<string, unknow
 }
 
 async function codeActions(client: TestLspClient, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
-  return (await client.connection.sendRequest('textDocument/codeAction', {
+  return await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
     textDocument: { uri },
     range: diagnostic.range,
     context: { diagnostics: [diagnostic], only: ['quickfix'] },
-  })) as CodeAction[];
+  });
 }
 
 /** The version each TextDocumentEdit of an action names for `uri`. */
@@ -303,7 +303,7 @@ describe('fluxJobGuard/audit', () => {
     });
     const client = await started(root);
     try {
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<Record<string, unknown>> };
+      const response = await client.connection.sendRequest<{ folders: Array<Record<string, unknown>> }>('fluxJobGuard/audit');
       // how long it took varies: a number, checked apart
       const durations = response.folders.map(({ durationMs }) => durationMs);
       assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations}`);
@@ -326,7 +326,7 @@ describe('fluxJobGuard/audit', () => {
     const root = repo({ [CONTRACT]: lines('# where the Jobs are', 'jobs:', '  include:', '    - kubernetes/**'), 'jobs/good.yaml': job('good', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']) });
     const client = await started(root);
     try {
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ summaryLine: string; errors: number; jobs: number }> };
+      const response = await client.connection.sendRequest<{ folders: Array<{ summaryLine: string; errors: number; jobs: number }> }>('fluxJobGuard/audit');
       assert.deepEqual(response.folders.map((f) => [f.summaryLine, f.errors, f.jobs]), [['FAIL: 1 error(s), 0 warning(s) in 0 Job(s) in 0 file(s)', 1, 0]]);
       const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-no-jobs'));
       assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-jobs', 2, 2, 2, 9]]);
@@ -406,7 +406,7 @@ describe('multi-root workspace', () => {
       assert.match(String(contractA[0].message), /gone-a\.yaml/);
       const contractB = await client.waitForDiagnostics(fileUri(join(b, CONTRACT)), has('contract-file-missing'));
       assert.match(String(contractB[0].message), /gone-b\.yaml/);
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ folder: string; errors: number }> };
+      const response = await client.connection.sendRequest<{ folders: Array<{ folder: string; errors: number }> }>('fluxJobGuard/audit');
       assert.deepEqual(response.folders.map((f) => [f.folder, f.errors]), [[fileUri(a), 1], [fileUri(b), 2]]);
     } finally {
       await client.shutdown();
