@@ -141,7 +141,7 @@ describe('inlay hints', () => {
     const before = refreshes;
     client.open(uri('clusters/home/apps.yaml'), APPS);
     client.change(uri('clusters/home/apps.yaml'), APPS.replace('CLUSTER_NAME: home', 'CLUSTER_NAME: lab'));
-    await poll(async () => refreshes, (count) => count > before, 'an inlay hint refresh');
+    await poll(() => Promise.resolve(refreshes), (count) => count > before, 'an inlay hint refresh');
     assert.equal(brief(await hintsOf())[0], `${COMMAND}:58 = lab`);
     client.change(uri('clusters/home/apps.yaml'), APPS);
     await poll(async () => brief(await hintsOf())[0], (first) => first === `${COMMAND}:58 = home`, 'the value back');
