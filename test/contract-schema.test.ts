@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { parse } from 'yaml';
 import { ALL_RULES, RULE_IDS } from '../server/src/engine/rules';
 import { objectSchemas, Schema, validate } from './helpers/json-schema';
+import { messageText } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
@@ -186,7 +187,7 @@ describe('yaml-language-server picks the schema up for .flux-job-guard.yaml', ()
 
   test('validation: an unknown key and a missing reason in .flux-job-guard.yaml', async () => {
     const { diagnostics } = await openAndWait('.flux-job-guard.yaml', CONTRACT, (d) => d.length >= 2);
-    const messages = diagnostics.map((d) => `${d.range.start.line}: ${d.message}`).join('\n');
+    const messages = diagnostics.map((d) => `${d.range.start.line}: ${messageText(d)}`).join('\n');
     assert.match(messages, /^1: Property requird is not allowed\.$/m);
     assert.match(messages, /^3: Missing property "reason"\.$/m);
   });

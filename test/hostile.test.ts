@@ -67,7 +67,7 @@ function assertPositionsInside(dir: string, findings: JsonFinding[]): void {
     }
     const lsp = texts.get(f.file)!;
     const where = rangeOffsets(lsp, { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } });
-    assert.equal(typeof where, 'object', `${f.rule} ${f.file}:${f.line}:${f.column}: ${where}`);
+    assert.equal(typeof where, 'object', `${f.rule} ${f.file}:${f.line}:${f.column}: ${String(where)}`);
   }
 }
 
@@ -287,7 +287,7 @@ describe('hostile files through analyzeFile', () => {
         assert.ok(findings.some((f) => f.rule === 'yaml-syntax' && /nest too deeply/.test(f.message)));
         outcomes.add(JSON.stringify(findings));
       } catch (error) {
-        assert.fail(`analyzeFile threw at ${fraction} of the stack: ${error}`);
+        assert.fail(`analyzeFile threw at ${fraction} of the stack: ${String(error)}`);
       }
     }
     assert.equal(outcomes.size, 1, 'the same findings whatever stack is left');

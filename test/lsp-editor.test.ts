@@ -187,7 +187,7 @@ describe('status and the audit log', () => {
       const response = await client.connection.sendRequest<{ folders: Array<{ summaryLine: string }> }>('fluxJobGuard/audit');
       await until(() => statuses.length > before && statuses.at(-1)!.state === 'idle' && statuses.at(-1)!.folders.length === 1, 'idle with a summary');
       const during = statuses.slice(before).map((s) => s.state);
-      assert.ok(during.includes('auditing'), `auditing was announced: ${during}`);
+      assert.ok(during.includes('auditing'), `auditing was announced: ${during.join(',')}`);
       assert.equal(statuses.at(-1)!.folders[0].summaryLine, 'FAIL: 1 error(s), 0 warning(s) in 2 Job(s) in 2 file(s)');
       assert.equal(response.folders[0].summaryLine, statuses.at(-1)!.folders[0].summaryLine);
       const audits = logs.filter((line) => line.includes(fileUri(root)));
@@ -220,7 +220,7 @@ describe('status and the audit log', () => {
       await client.connection.sendNotification('textDocument/didSave', { textDocument: { uri: uri('apps/a.yaml') } });
       // the save has been handled once the server answers a later request
       await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri('apps/a.yaml') }, position: { line: 0, character: 0 } });
-      assert.ok(!statuses.some((s) => s.state === 'auditing'), `no audit: ${statuses.map((s) => s.state)}`);
+      assert.ok(!statuses.some((s) => s.state === 'auditing'), `no audit: ${statuses.map((s) => s.state).join(',')}`);
       assert.deepEqual(logs.filter((line) => line.startsWith('audit ')), []);
     } finally {
       await client.shutdown();

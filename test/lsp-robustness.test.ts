@@ -112,7 +112,7 @@ test('100 changes in a burst: the last diagnostics match the last text, no stale
         const fixed = applyLspEdits(base, change.edits as Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>);
         // As every face shows them: directives (a "Disable … for this line" fix writes one) applied.
         const after = applyDirectives('apps/job.yaml', fixed, analyzeFile({ file: 'apps/job.yaml', text: fixed, role: 'resource', contract: defaultContract('.flux-job-guard.yaml') }).findings, RULE_IDS);
-        assert.ok(!after.some((f) => f.rule === 'ttl-missing' || f.rule === 'yaml-syntax'), `"${action.title}" at version ${change.textDocument.version} leaves ${after.map((f) => f.rule)}`);
+        assert.ok(!after.some((f) => f.rule === 'ttl-missing' || f.rule === 'yaml-syntax'), `"${action.title}" at version ${change.textDocument.version} leaves ${after.map((f) => f.rule).join(',')}`);
         checked++;
       }
     }
@@ -138,7 +138,7 @@ test('$/cancelRequest on a code action: cancelled or answered, and the server an
         assert.ok(Array.isArray(actions));
         outcomes.push('answered');
       } catch (error) {
-        assert.ok(error instanceof ResponseError && error.code === -32800, `only RequestCancelled, not ${error}`);
+        assert.ok(error instanceof ResponseError && error.code === -32800, `only RequestCancelled, not ${String(error)}`);
         outcomes.push('cancelled');
       }
     }

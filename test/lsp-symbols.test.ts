@@ -32,7 +32,12 @@ async function poll<T>(ask: () => Promise<T>, accept: (value: T) => boolean, wha
 }
 
 const hintsOf = (from = 0, to = 20) => request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: JOB_URI() }, range: range(from, 0, 0, to) });
-const brief = (hints: InlayHint[]) => hints.map((hint) => `${hint.position.line}:${hint.position.character} ${hint.label}`);
+/** A hint's label as the server sends it: plain text (label parts would be a different answer). */
+const labelText = ({ label }: InlayHint): string => {
+  if (typeof label !== 'string') throw new Error(`a plain-text inlay hint label, not ${JSON.stringify(label)}`);
+  return label;
+};
+const brief = (hints: InlayHint[]) => hints.map((hint) => `${hint.position.line}:${hint.position.character} ${labelText(hint)}`);
 
 before(async () => {
   root = tempRepo('fjg-symbols-', FILES);

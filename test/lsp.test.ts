@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
-import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import contractSchema from '../schemas/flux-job-guard.schema.json';
 import { lines } from './helpers/table';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
@@ -130,7 +130,7 @@ describe('quick fixes over lsp --stdio', () => {
         assert.equal(diagnostic.severity, 1, 'error');
         assert.ok(diagnostic.codeDescription?.href.endsWith(`#${c.rule}`), diagnostic.codeDescription?.href);
         assert.equal(diagnostic.codeDescription?.href, RULE_DOCS[c.rule], 'the link the client gave for the rule');
-        assert.ok(String(diagnostic.message).length > 20);
+        assert.ok(messageText(diagnostic).length > 20);
 
         const actions = await codeActions(client, uri, diagnostic);
         const preferred = actions.filter((action) => action.isPreferred && action.diagnostics?.some((d) => d.code === c.rule));
@@ -306,7 +306,7 @@ describe('fluxJobGuard/audit', () => {
       const response = await client.connection.sendRequest<{ folders: Array<Record<string, unknown>> }>('fluxJobGuard/audit');
       // how long it took varies: a number, checked apart
       const durations = response.folders.map(({ durationMs }) => durationMs);
-      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations}`);
+      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations.join(',')}`);
       assert.deepEqual(response.folders.map(({ durationMs, ...rest }) => rest), [
         { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1, contractPath: CONTRACT, contractExists: true },
       ]);
@@ -368,7 +368,7 @@ describe('settings', () => {
     try {
       client.open(uri, text);
       const diagnostics = await client.waitForDiagnostics(uri, has('ttl-unexpected-value'));
-      assert.match(String(diagnostics[0].message), /the contract requires 86400/);
+      assert.match(messageText(diagnostics[0]), /the contract requires 86400/);
     } finally {
       await client.shutdown();
     }
@@ -403,9 +403,9 @@ describe('multi-root workspace', () => {
       assert.deepEqual(codes(await client.waitForDiagnostics(uriB, has('ttl-unexpected-value'))), ['ttl-unexpected-value']);
       assert.deepEqual(await client.waitForDiagnostics(uriA, () => true), [], 'folder a requires 3600');
       const contractA = await client.waitForDiagnostics(fileUri(join(a, CONTRACT)), has('contract-file-missing'));
-      assert.match(String(contractA[0].message), /gone-a\.yaml/);
+      assert.match(messageText(contractA[0]), /gone-a\.yaml/);
       const contractB = await client.waitForDiagnostics(fileUri(join(b, CONTRACT)), has('contract-file-missing'));
-      assert.match(String(contractB[0].message), /gone-b\.yaml/);
+      assert.match(messageText(contractB[0]), /gone-b\.yaml/);
       const response = await client.connection.sendRequest<{ folders: Array<{ folder: string; errors: number }> }>('fluxJobGuard/audit');
       assert.deepEqual(response.folders.map((f) => [f.folder, f.errors]), [[fileUri(a), 1], [fileUri(b), 2]]);
     } finally {

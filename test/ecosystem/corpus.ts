@@ -37,7 +37,7 @@ function auditRepo(repo: string): Promise<RepoRun> {
       } catch {
         report = null;
       }
-      resolve({ repo, status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : ''), report });
+      resolve({ repo, status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? `${error.name}: ${error.message}` : ''), report });
     });
   });
 }
