@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import type { CompletionList, Diagnostic, Hover, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CompletionList, Diagnostic, Hover, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { CONTRACT_HEADER } from '../server/src/engine/contract/edit';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
 import { lines } from './helpers/table';

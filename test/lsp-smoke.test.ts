@@ -47,7 +47,7 @@ test('insert-TTL quick fix over lsp --stdio: inserts two lines, keeps every othe
     const insert = actions.find((action) => action.isPreferred)!;
     assert.ok(insert, `no preferred action among ${actions.map((a) => a.title).join(',')}`);
     const fixed = applyEdits(JOB, editsFor(insert.edit!, uri));
-    const added = fixed.split('\n').filter((line, i, all) => !JOB.split('\n').includes(line));
+    const added = fixed.split('\n').filter((line) => !JOB.split('\n').includes(line));
     assert.deepEqual(added, ['  # converges: TODO say why a second run reaches the same state and does not fail', '  ttlSecondsAfterFinished: 86400']);
     assert.equal(fixed.replace(added.map((l) => l + '\n').join(''), ''), JOB);
     client.change(uri, fixed);

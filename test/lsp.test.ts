@@ -3,9 +3,7 @@
 // quick fixes for every TTL rule, the contract file's own diagnostics and how
 // they follow the editor, the workspace audit, settings and multi-root.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
@@ -307,7 +305,7 @@ describe('fluxJobGuard/audit', () => {
       // how long it took varies: a number, checked apart
       const durations = response.folders.map(({ durationMs }) => durationMs);
       assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations.join(',')}`);
-      assert.deepEqual(response.folders.map(({ durationMs, ...rest }) => rest), [
+      assert.deepEqual(response.folders.map(({ durationMs: _durationMs, ...rest }) => rest), [
         { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1, contractPath: CONTRACT, contractExists: true },
       ]);
       const missing = await client.waitForDiagnostics(fileUri(join(root, 'jobs/missing.yaml')), has('ttl-missing'));
