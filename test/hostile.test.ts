@@ -56,7 +56,7 @@ function assertPositionsInside(dir: string, findings: JsonFinding[]): void {
     assert.ok(RULE_IDS.has(f.rule), `unknown rule ${f.rule}`);
     assert.ok(f.file && f.line >= 1 && f.column >= 1, `file, line and column: ${JSON.stringify(f)}`);
     if (!texts.has(f.file)) {
-      let text = '';
+      let text: string;
       try {
         const read = decodeFile(readFileSync(join(dir, f.file)), Number.MAX_SAFE_INTEGER);
         text = read.kind === 'text' ? read.text : '';
