@@ -19,8 +19,8 @@ import { Analyzer, applyLspEdits, auditAnalyzer, checkWorld, CONTRACT, fileAnaly
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1);
 
-async function run(property: fc.IAsyncPropertyWithHooks<never> | fc.IPropertyWithHooks<never> | unknown, numRuns: number) {
-  await fc.assert(property as fc.IAsyncProperty<unknown[]>, { numRuns: numRuns * RUNS, seed: SEED });
+async function run<Ts>(property: fc.IRawProperty<Ts>, numRuns: number) {
+  await fc.assert(property, { numRuns: numRuns * RUNS, seed: SEED });
 }
 
 test('fuzz: analyzeFile over realistic and mutated manifests keeps every invariant', async () => {
