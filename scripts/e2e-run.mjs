@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSuite, flag, option, prepareExtension, root } from './e2e-common.mjs';
+import { buildSuite, exitAfterOutput, flag, option, prepareExtension, root } from './e2e-common.mjs';
 
 const RUNNERS = {
   'code-server': ['scripts/e2e-code-server.mjs', ...(flag('docs-images') ? ['--docs-images'] : [])],

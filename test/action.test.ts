@@ -32,7 +32,13 @@ interface Action {
 }
 
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
-const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+/** The part of a SARIF log these tests read. */
+interface SarifLog {
+  version: string;
+  runs: Array<{ results: Array<{ level: string }> }>;
+}
 
 interface Context {
   inputs: Record<string, string>;
@@ -155,9 +161,9 @@ describe('action.yml', () => {
     assert.equal(stepNamed(steps, 'Audit as SARIF').status, 0, report);
     const sarifFile = join(workspace, 'flux-job-guard.sarif');
     assert.equal(context.steps.sarif.outputs.file, 'flux-job-guard.sarif');
-    const sarif = JSON.parse(readFileSync(sarifFile, 'utf8'));
+    const sarif = JSON.parse(readFileSync(sarifFile, 'utf8')) as SarifLog;
     assert.equal(sarif.version, '2.1.0');
-    assert.ok(sarif.runs[0].results.some((result: { level: string }) => result.level === 'error'), 'error results in the SARIF');
+    assert.ok(sarif.runs[0].results.some((result) => result.level === 'error'), 'error results in the SARIF');
     assert.deepEqual(stepNamed(steps, 'Upload SARIF to code scanning').with, { sarif_file: 'flux-job-guard.sarif', category: 'flux-job-guard' });
     const audit = stepNamed(steps, 'Audit');
     assert.equal(audit.status, 1, report);
@@ -178,8 +184,8 @@ describe('action.yml', () => {
     const report = steps.map((s) => s.output ?? `${s.step}: ${s.ran ? 'ran' : 'not run'}`).join('\n');
     assert.ok(!failed, report);
     assert.match(stepNamed(steps, 'Audit').output!, /^ok: 1 Job\(s\) in 1 file\(s\)/m);
-    const sarif = JSON.parse(readFileSync(join(workspace, 'out.sarif'), 'utf8'));
-    assert.deepEqual(sarif.runs[0].results.filter((result: { level: string }) => result.level === 'error'), []);
+    const sarif = JSON.parse(readFileSync(join(workspace, 'out.sarif'), 'utf8')) as SarifLog;
+    assert.deepEqual(sarif.runs[0].results.filter((result) => result.level === 'error'), []);
   });
 
   test('without sarif (the default) no SARIF step runs and nothing would be uploaded; args reach the audit', () => {

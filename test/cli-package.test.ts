@@ -13,7 +13,7 @@ import { removeTempRepos, tempDir } from './helpers/temp-repo';
 
 const MAX_FILES = 40;
 const MAX_BYTES = 2 * 1024 * 1024;
-const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
 let tarball: string;
 let bin: string;
@@ -57,7 +57,7 @@ test('the package holds the bin, the worker, the README, the license and the hoo
     const text = readFileSync(join(packageDir, bundle), 'utf8');
     assert.ok(!/sourceMappingURL/.test(text), `${bundle}: no sourcemap`);
   }
-  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
   assert.deepEqual(
     { name: manifest.name, version: manifest.version, bin: manifest.bin, engines: manifest.engines, license: manifest.license, dependencies: manifest.dependencies, scripts: manifest.scripts },
     { name: 'flux-job-guard', version, bin: { 'flux-job-guard': 'dist/cli.js' }, engines: { node: '>=20' }, license: 'MIT', dependencies: undefined, scripts: undefined },
@@ -78,7 +78,7 @@ test('the installed bin: --version, and the audit of the example repository fail
   }
   const sarif = run(bin, ['audit', EXAMPLE, '--format', 'sarif']);
   assert.equal(sarif.status, 1);
-  assert.equal(JSON.parse(sarif.stdout).version, '2.1.0');
+  assert.equal((JSON.parse(sarif.stdout) as { version: string }).version, '2.1.0');
 });
 
 test('the installed bin: envsubst replaces ${A} from --var on stdin', () => {
@@ -106,7 +106,7 @@ test('the installed bin: lsp --stdio answers initialize with its capabilities, t
       if (headerEnd < 0) return;
       const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, headerEnd).toString())?.[1]);
       if (buffer.length < headerEnd + 4 + length) return;
-      const message = JSON.parse(buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8'));
+      const message = JSON.parse(buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')) as { id?: unknown; method?: string; result?: unknown };
       buffer = buffer.subarray(headerEnd + 4 + length);
       if (typeof message.id === 'number' && !('method' in message)) responses.get(message.id)?.(message);
     }

@@ -38,6 +38,26 @@ function repo(files: Record<string, string>): string {
 
 type JsonOutput = JsonReport;
 
+/** The part of the SARIF log these tests read. */
+interface SarifOutput {
+  version: string;
+  runs: Array<{
+    tool: { driver: { name: string; rules: Array<{ id: string }> } };
+    results: Array<{
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: unknown };
+      locations: Array<{
+        physicalLocation: {
+          artifactLocation: { uri: string };
+          region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+        };
+      }>;
+    }>;
+  }>;
+}
+
 const TEXT_LINE = /^(.+?):(\d+):(\d+): (error|warning|info) (\S+) (.+)$/;
 
 // ---------------------------------------------------------------------------------------------
@@ -177,18 +197,18 @@ describe('audit of the example repository', () => {
   test('sarif: 2.1.0, one run, the driver, one descriptor per rule id, results with ruleId, level and region', () => {
     const run = cli(['audit', 'examples/flux-repo', '--format', 'sarif']);
     assert.equal(run.status, 1, run.stderr);
-    const sarif = JSON.parse(run.stdout);
+    const sarif = JSON.parse(run.stdout) as SarifOutput;
     assert.equal(sarif.version, '2.1.0');
     assert.equal(sarif.runs.length, 1);
     const [only] = sarif.runs;
     assert.equal(only.tool.driver.name, 'flux-job-guard');
-    const ids: string[] = only.tool.driver.rules.map((rule: { id: string }) => rule.id);
+    const ids: string[] = only.tool.driver.rules.map((rule) => rule.id);
     assert.equal(new Set(ids).size, ids.length, 'one descriptor per rule id');
     for (const id of RULE_IDS) assert.ok(ids.includes(id), `a descriptor for ${id}`);
     const json = JSON.parse(cli(['audit', 'examples/flux-repo', '--format', 'json']).stdout) as JsonOutput;
     assert.equal(only.results.length, json.findings.length);
     const level = { error: 'error', warning: 'warning', info: 'note' } as Record<string, string>;
-    only.results.forEach((result: any, i: number) => {
+    only.results.forEach((result, i) => {
       const f = json.findings[i];
       assert.equal(result.ruleId, f.rule);
       assert.equal(ids[result.ruleIndex], result.ruleId, 'ruleIndex points at the descriptor');
@@ -198,7 +218,7 @@ describe('audit of the example repository', () => {
       assert.equal(location.artifactLocation.uri, f.file);
       assert.deepEqual(location.region, { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn });
     });
-    assert.deepEqual(only.results.map((r: any) => key(r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn)).sort(), EXPECTED_KEYS);
+    assert.deepEqual(only.results.map((r) => key(r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn)).sort(), EXPECTED_KEYS);
   });
 
   test('--quiet shows only the errors, and the same summary line', () => {
@@ -318,7 +338,7 @@ describe('options', () => {
   });
 
   test('--version prints the package version', () => {
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const run = cli(['--version']);
     assert.equal(run.status, 0);
     assert.equal(run.stdout, `${version}\n`);
@@ -370,7 +390,7 @@ describe('file names', () => {
     const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
     assert.deepEqual(json.findings.map((f) => f.file), ['jobs/a#1 b?.yaml']);
     assert.match(cli(['audit', dir]).stdout, /^jobs\/a#1 b\?\.yaml:5:1: error ttl-missing /);
-    const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout);
+    const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout) as SarifOutput;
     assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'jobs/a%231%20b%3F.yaml');
   });
 });
@@ -406,7 +426,7 @@ describe('columns count UTF-16 code units', () => {
     assert.match(run.stdout, /^job\.yaml:3:32: error ttl-misplaced /);
   });
   test('sarif', () => {
-    const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout);
+    const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout) as SarifOutput;
     assert.deepEqual(sarif.runs[0].results[0].locations[0].physicalLocation.region, { startLine: 3, startColumn: 32, endLine: 3, endColumn: 55 });
   });
 });
@@ -428,6 +448,6 @@ test('the audit gives the same output in worker threads as in one thread (exampl
     // A worker that dies mid-audit (here on purpose) hands its work back to the main thread.
     const crashed = spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], { encoding: 'utf8', env: { ...process.env, FLUX_JOB_GUARD_TEST_CRASH_WORKER: '1' } });
     assert.equal(crashed.stdout, one.stdout);
-    assert.ok(JSON.parse(one.stdout).findings.length > 5, 'the comparison is over real findings');
+    assert.ok((JSON.parse(one.stdout) as JsonOutput).findings.length > 5, 'the comparison is over real findings');
   }
 });

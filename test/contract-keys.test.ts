@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { contractCompletions, contractKeyHover, withDocLinks } from '../server/src/engine/services/contract-keys';
 
-const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'flux-job-guard.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'flux-job-guard.schema.json'), 'utf8')) as {
+  properties: { rules: { properties: Record<string, unknown> } };
+};
 const RULES = Object.keys(schema.properties.rules.properties);
 
 /** The text without its `|`, and the offset where it stood. */

@@ -19,11 +19,17 @@ import { spawn } from 'node:child_process';
 import { parse } from 'yaml';
 import { ALL_RULES, RULE_IDS } from '../server/src/engine/rules';
 import { objectSchemas, Schema, validate } from './helpers/json-schema';
+import { messageText } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const manifest = JSON.parse(read('package.json'));
+const manifest = JSON.parse(read('package.json')) as {
+  contributes: {
+    configuration: { properties: { 'fluxJobGuard.rules': { propertyNames: { enum: string[] } } } };
+    yamlValidation: Array<{ fileMatch: string | string[]; url: string }>;
+  };
+};
 const schema = JSON.parse(read('schemas/flux-job-guard.schema.json')) as Schema;
 
 /** The ```yaml blocks of a Markdown file that are contracts (they have a top-level `ttl:`). */
@@ -92,7 +98,7 @@ describe('the contract schema itself', () => {
 
   test('the rules map and the setting name exactly the rules the engine knows, described by the catalogue', () => {
     const rules = (schema.properties as Record<string, Schema>).rules.properties as Record<string, Schema>;
-    const setting = manifest.contributes.configuration.properties['fluxJobGuard.rules'].propertyNames.enum as string[];
+    const setting = manifest.contributes.configuration.properties['fluxJobGuard.rules'].propertyNames.enum;
     assert.deepEqual(Object.keys(rules).sort(), [...RULE_IDS].sort(), 'the schema');
     assert.deepEqual(setting.slice().sort(), [...RULE_IDS].sort(), 'the fluxJobGuard.rules setting');
     for (const meta of ALL_RULES) assert.equal(rules[meta.id].description, `${meta.summary} Default: ${meta.defaultSeverity}.`, meta.id);
@@ -113,7 +119,7 @@ const YAML_LS = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-
  * `./` urls resolved against the extension's folder, a fileMatch without a leading `/` given one.
  */
 function associationsFor(extensionDir: string): Array<{ fileMatch: string[]; uri: string }> {
-  return (manifest.contributes.yamlValidation as Array<{ fileMatch: string | string[]; url: string }>).map(({ fileMatch, url }) => ({
+  return manifest.contributes.yamlValidation.map(({ fileMatch, url }) => ({
     fileMatch: (Array.isArray(fileMatch) ? fileMatch : [fileMatch]).map((pattern) => (/^(\w+:\/\/|\/|!)/.test(pattern) ? pattern : `/${pattern}`)),
     uri: url.startsWith('./') ? pathToFileURL(join(extensionDir, url.slice(2))).toString() : url,
   }));
@@ -181,7 +187,7 @@ describe('yaml-language-server picks the schema up for .flux-job-guard.yaml', ()
 
   test('validation: an unknown key and a missing reason in .flux-job-guard.yaml', async () => {
     const { diagnostics } = await openAndWait('.flux-job-guard.yaml', CONTRACT, (d) => d.length >= 2);
-    const messages = diagnostics.map((d) => `${d.range.start.line}: ${d.message}`).join('\n');
+    const messages = diagnostics.map((d) => `${d.range.start.line}: ${messageText(d)}`).join('\n');
     assert.match(messages, /^1: Property requird is not allowed\.$/m);
     assert.match(messages, /^3: Missing property "reason"\.$/m);
   });

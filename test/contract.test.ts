@@ -18,8 +18,8 @@ const CONTRACT = '.flux-job-guard.yaml';
 function memoryFs(files: Record<string, string>): RepoFs {
   const map = new Map(Object.entries(files));
   return {
-    listFiles: async () => [...map.keys()],
-    read: async (path: string): Promise<ReadResult> => (map.has(path) ? { kind: 'text', text: map.get(path)! } : { kind: 'missing' }),
+    listFiles: () => Promise.resolve([...map.keys()]),
+    read: (path: string): Promise<ReadResult> => Promise.resolve(map.has(path) ? { kind: 'text', text: map.get(path)! } : { kind: 'missing' }),
   };
 }
 

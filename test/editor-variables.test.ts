@@ -221,8 +221,8 @@ describe('rename', () => {
 });
 
 describe('inlay hints', () => {
-  async function hints(r: Repo, file: string, text: string, from = 0, to = text.length): Promise<string[]> {
-    return inlayHints(r.index, r.contract, file, text, from, to).map((hint) => `${place(text, [hint.offset, hint.offset])} ${hint.label}`);
+  function hints(r: Repo, file: string, text: string, from = 0, to = text.length): Promise<string[]> {
+    return Promise.resolve(inlayHints(r.index, r.contract, file, text, from, to).map((hint) => `${place(text, [hint.offset, hint.offset])} ${hint.label}`));
   }
 
   test('after each ${…}: the value, a secret masked, the default, a failure; after $${…} and $$$$ what the shell receives', async () => {

@@ -3,6 +3,7 @@
 // the `flux-job-guard envsubst` command, and inputs large enough to expose recursion.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -23,7 +24,7 @@ interface Vector {
   error: string | null;
 }
 
-const vectors: Vector[] = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8'));
+const vectors = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Vector[];
 
 const lookupIn = (vars: Record<string, string>) => (name: string) =>
   Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined;
@@ -299,7 +300,6 @@ describe('large inputs (explicit stacks, linear scans)', () => {
 });
 
 test('the bin itself: `flux-job-guard envsubst` over stdin reproduces every shared vector (output, error text, exit code)', () => {
-  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
   const all = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Array<{ input: string; vars: Record<string, string>; strict: boolean; output: string | null; error: string | null }>;
   // One process per vector is slow; a deterministic sample of 40 covers every kind of case in the file.

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { JsonReport } from '../server/src/cli/formats';
-import { CLI, fileUri, TestLspClient } from './helpers/lsp-client';
+import { CLI, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
@@ -55,7 +55,7 @@ async function compareFaces(dir: string): Promise<{ audit: Key[]; editor: Key[] 
       const looked = /\.ya?ml$/.test(path) || report.findings.some((f) => f.file === path) || path.endsWith('.sh');
       if (!looked) continue;
       const diagnostics = await client.waitForDiagnostics(uri, () => true).catch(() => [] as Diagnostic[]);
-      for (const d of diagnostics) editor.push(key(relative(dir, join(dir, path)), String(d.code), d.range, SEVERITY[d.severity ?? 1], String(d.message)));
+      for (const d of diagnostics) editor.push(key(relative(dir, join(dir, path)), String(d.code), d.range, SEVERITY[d.severity ?? 1], messageText(d)));
     }
     return { audit, editor: editor.filter((k) => !k.includes(' contract-no-jobs ')).sort() };
   } finally {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { job as fluxJob, kustomization } from './helpers/flux-fixtures';
-import { auditFiles, brief, yaml } from './helpers/memory-fs';
+import { auditFiles, brief } from './helpers/memory-fs';
 
 /** The contract of these tests; Flux starts from flux/ (as a bootstrap's cluster folder would). `flux` adds lines under `flux:`. */
 function contractWith(flux = ''): string {

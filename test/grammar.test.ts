@@ -63,9 +63,9 @@ async function loadYamlWithInjection(): Promise<vsctm.IGrammar> {
   files.set(INJECTION_SCOPE, INJECTION_PATH);
   const registry = new vsctm.Registry({
     onigLib: Promise.resolve(onigLib),
-    loadGrammar: async (scopeName) => {
+    loadGrammar: (scopeName) => {
       const file = files.get(scopeName);
-      return file ? vsctm.parseRawGrammar(fs.readFileSync(file, 'utf8'), file) : null;
+      return Promise.resolve(file ? vsctm.parseRawGrammar(fs.readFileSync(file, 'utf8'), file) : null);
     },
     // What `"injectTo": ["source.yaml"]` does in VS Code.
     getInjections: (scopeName) => (scopeName === 'source.yaml' ? [INJECTION_SCOPE] : undefined),

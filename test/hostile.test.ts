@@ -56,7 +56,7 @@ function assertPositionsInside(dir: string, findings: JsonFinding[]): void {
     assert.ok(RULE_IDS.has(f.rule), `unknown rule ${f.rule}`);
     assert.ok(f.file && f.line >= 1 && f.column >= 1, `file, line and column: ${JSON.stringify(f)}`);
     if (!texts.has(f.file)) {
-      let text = '';
+      let text: string;
       try {
         const read = decodeFile(readFileSync(join(dir, f.file)), Number.MAX_SAFE_INTEGER);
         text = read.kind === 'text' ? read.text : '';
@@ -67,7 +67,7 @@ function assertPositionsInside(dir: string, findings: JsonFinding[]): void {
     }
     const lsp = texts.get(f.file)!;
     const where = rangeOffsets(lsp, { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } });
-    assert.equal(typeof where, 'object', `${f.rule} ${f.file}:${f.line}:${f.column}: ${where}`);
+    assert.equal(typeof where, 'object', `${f.rule} ${f.file}:${f.line}:${f.column}: ${String(where)}`);
   }
 }
 
@@ -287,7 +287,7 @@ describe('hostile files through analyzeFile', () => {
         assert.ok(findings.some((f) => f.rule === 'yaml-syntax' && /nest too deeply/.test(f.message)));
         outcomes.add(JSON.stringify(findings));
       } catch (error) {
-        assert.fail(`analyzeFile threw at ${fraction} of the stack: ${error}`);
+        assert.fail(`analyzeFile threw at ${fraction} of the stack: ${String(error)}`);
       }
     }
     assert.equal(outcomes.size, 1, 'the same findings whatever stack is left');

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import type { CompletionList, Diagnostic, Hover, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CompletionList, Diagnostic, Hover, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { CONTRACT_HEADER } from '../server/src/engine/contract/edit';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
 import { lines } from './helpers/table';
@@ -79,7 +79,7 @@ describe('the contract file: key completion and hover over LSP', () => {
     const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/job.yaml': lines('ttl:', '  no') });
     try {
       client.open(uri(CONTRACT), contract);
-      const list = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 4 } })) as CompletionList;
+      const list = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 4 } });
       assert.deepEqual(
         list.items.map((item) => [item.label, (item.textEdit as { newText: string }).newText, JSON.stringify((item.textEdit as { range: unknown }).range)]),
         ['convergenceNote: ', 'noFinishTimeout:', 'otherFinishTimeout:'].map((text) => [text.replace(/: ?$/, ''), text, JSON.stringify({ start: { line: 2, character: 2 }, end: { line: 2, character: 4 } })]),
@@ -100,11 +100,11 @@ describe('the contract file: key completion and hover over LSP', () => {
     try {
       client.open(uri(CONTRACT), contract);
       const space = { triggerKind: 2, triggerCharacter: ' ' };
-      const values = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 15 }, context: space })) as CompletionList;
+      const values = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 15 }, context: space });
       assert.deepEqual(values.items.map((item) => item.label), ['error', 'warning', 'info', 'off']);
       assert.equal(await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 2 }, context: space }), null);
       // invoked there, the rule ids come (ttl-missing, set already, not among them)
-      const keys = (await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 2 } })) as CompletionList;
+      const keys = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 2 } });
       assert.ok(keys.items.some((item) => item.label === 'flux-substitution-undefined'));
       assert.ok(!keys.items.some((item) => item.label === 'ttl-missing'), 'a rule set already is not offered again');
     } finally {
@@ -117,7 +117,7 @@ describe('the contract file: key completion and hover over LSP', () => {
     const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/other.yaml': contract });
     try {
       client.open(uri(CONTRACT), contract);
-      const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 4 } })) as Hover;
+      const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 4 } });
       assert.deepEqual(hover.range, { start: { line: 1, character: 2 }, end: { line: 1, character: 8 } });
       assert.match((hover.contents as { value: string }).value, /^\*\*strict\*\*\n\nFlux 2\.9 and later fail a reconcile on an undefined `\$\{NAME\}`/);
       assert.equal(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 12 } }), null);
@@ -184,10 +184,10 @@ describe('status and the audit log', () => {
       assert.equal(statuses[0].state, 'indexing', 'the first status says the server is reading the folder');
       assert.deepEqual(statuses.at(-1)!.folders, [], 'no summary before an audit');
       const before = statuses.length;
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ summaryLine: string }> };
+      const response = await client.connection.sendRequest<{ folders: Array<{ summaryLine: string }> }>('fluxJobGuard/audit');
       await until(() => statuses.length > before && statuses.at(-1)!.state === 'idle' && statuses.at(-1)!.folders.length === 1, 'idle with a summary');
       const during = statuses.slice(before).map((s) => s.state);
-      assert.ok(during.includes('auditing'), `auditing was announced: ${during}`);
+      assert.ok(during.includes('auditing'), `auditing was announced: ${during.join(',')}`);
       assert.equal(statuses.at(-1)!.folders[0].summaryLine, 'FAIL: 1 error(s), 0 warning(s) in 2 Job(s) in 2 file(s)');
       assert.equal(response.folders[0].summaryLine, statuses.at(-1)!.folders[0].summaryLine);
       const audits = logs.filter((line) => line.includes(fileUri(root)));
@@ -220,7 +220,7 @@ describe('status and the audit log', () => {
       await client.connection.sendNotification('textDocument/didSave', { textDocument: { uri: uri('apps/a.yaml') } });
       // the save has been handled once the server answers a later request
       await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri('apps/a.yaml') }, position: { line: 0, character: 0 } });
-      assert.ok(!statuses.some((s) => s.state === 'auditing'), `no audit: ${statuses.map((s) => s.state)}`);
+      assert.ok(!statuses.some((s) => s.state === 'auditing'), `no audit: ${statuses.map((s) => s.state).join(',')}`);
       assert.deepEqual(logs.filter((line) => line.startsWith('audit ')), []);
     } finally {
       await client.shutdown();
@@ -247,7 +247,7 @@ describe('no syntax error flashes while `${` is being typed', () => {
   test('typing `${}` (auto-closed): no syntax finding on that line; typing on another line shows it', async () => {
     const { client, file } = await opened();
     try {
-      const before = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
+      const before = await client.connection.sendRequest<{ folders: Array<{ errors: number }> }>('fluxJobGuard/audit');
       const errorsBefore = before.folders[0].errors;
       client.clearDiagnostics(file); // what comes next is the analysis of the typed text
       const version = client.change(file, insert(5, 6, '${}'));
@@ -256,7 +256,7 @@ describe('no syntax error flashes while `${` is being typed', () => {
       assert.ok(version > 1);
       // the audit is not the editor: it counts the same unsaved text's syntax error at once (one
       // more error than before the typing: contract-no-jobs is the other, this repository has no Job)
-      const audit = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
+      const audit = await client.connection.sendRequest<{ folders: Array<{ errors: number }> }>('fluxJobGuard/audit');
       assert.equal(audit.folders[0].errors, errorsBefore + 1, 'the audit reports the expression being typed');
       // the user moves on: an edit on another line
       client.change(file, insert(6, 6, 'z'));

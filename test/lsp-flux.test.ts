@@ -47,7 +47,7 @@ const line = 13;
 const columnOf = (needle: string) => JOB.split('\n')[line].indexOf(needle);
 
 test('hover on a defined ${NAME}: its value and where it is defined, as links; the line fails because of another name, said as such', async () => {
-  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } })) as Hover;
+  const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } });
   const text = (hover.contents as MarkupContent).value;
   const apps = fileUri(join(root, 'flux/apps.yaml'));
   assert.ok(text.startsWith(`**\${CLUSTER_NAME}** = \`home\` — from substitute of Kustomization "apps" ([flux/apps.yaml:13](${apps}#L13)); substituted by Kustomization \`apps\` ([flux/apps.yaml:2](${apps}#L2)).`), text);
@@ -58,7 +58,7 @@ test('hover on a defined ${NAME}: its value and where it is defined, as links; t
 });
 
 test('hover on an undefined ${NAME}: said once, with the failure that is its own', async () => {
-  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${HOME}') + 3 } })) as Hover;
+  const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${HOME}') + 3 } });
   const text = (hover.contents as MarkupContent).value;
   assert.equal(text.match(/not defined/g)?.length, 1);
   assert.match(text, /^\*\*\$\{HOME\}\*\* is not defined by Kustomization `apps` \(\[flux\/apps\.yaml:2\]/);
@@ -66,17 +66,17 @@ test('hover on an undefined ${NAME}: said once, with the failure that is its own
 });
 
 test('go to definition jumps to the substitute key', async () => {
-  const locations = (await client.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } })) as Location[];
+  const locations = await client.connection.sendRequest<Location[]>('textDocument/definition', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } });
   assert.deepEqual(locations, [{ uri: fileUri(join(root, 'flux/apps.yaml')), range: { start: { line: 12, character: 6 }, end: { line: 12, character: 18 } } }]);
 });
 
 test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; after it, no substitution finding', async () => {
   const diagnostics = client.latest(uri)!;
   const home = diagnostics.find((d) => d.code === 'flux-substitution-undefined' && d.range.start.character === columnOf('${HOME}'))!;
-  const actions = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [home] } })) as CodeAction[];
+  const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [home] } });
   const escape = actions.find((a) => a.isPreferred)!;
   assert.equal(applyEdits(JOB, editsFor(escape.edit!, uri)).split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}'));
-  const fixAll = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [], only: ['source.fixAll'] } })) as CodeAction[];
+  const fixAll = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [], only: ['source.fixAll'] } });
   assert.equal(fixAll.length, 1);
   const fixed = applyEdits(JOB, editsFor(fixAll[0].edit!, uri));
   assert.equal(fixed.split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}').replace('${TMPDIR}', () => '$${TMPDIR}'));
@@ -87,24 +87,24 @@ test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; af
 });
 
 test('hover on ttlSecondsAfterFinished names the Kustomization and the re-run period', async () => {
-  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 4 } })) as Hover;
+  const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 4 } });
   const text = (hover.contents as MarkupContent).value;
   assert.match(text, /Applied by Flux Kustomization `apps` \(\[flux\/apps\.yaml:2\]\(file:\/\/\/.*flux\/apps\.yaml#L2\)\), interval 1h, prune true\./);
   assert.match(text, /Flux re-creates this Job about 24 h after it finishes: it runs again about once a day/);
 });
 
 test('preview: the file as Flux renders it, or Flux\'s error', async () => {
-  const preview = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
+  const preview = await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri });
   assert.match(preview.text, /Flux fails to build this resource: variable not set \(strict mode\): "HOME"/);
   // the first line says where: file:line:column of the expression Flux rejects, and why
   assert.deepEqual(preview.text.split('\n').slice(0, 2), [`# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1}`, '#   ${HOME}: variable not set (strict mode): "HOME"']);
   client.change(uri, JOB.replace(' ${HOME} ${TMPDIR}', ''));
   await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
-  const clean = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri })) as { text: string };
+  const clean = await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri });
   assert.match(clean.text, /echo home/);
   assert.doesNotMatch(clean.text, /converges/, 'comments are gone after re-serialization');
   assert.doesNotMatch(clean.text, /✖/, 'no failure line where Flux builds the file (negative control)');
   // the text the editor sends wins over the server's copy (the preview may overtake the change)
-  const sent = (await client.connection.sendRequest('fluxJobGuard/previewSubstitution', { uri, text: JOB.replace('${HOME}', '${NOT_SET_HERE}') })) as { text: string };
+  const sent = await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri, text: JOB.replace('${HOME}', '${NOT_SET_HERE}') });
   assert.deepEqual(sent.text.split('\n').slice(0, 2), [`# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1}`, '#   ${NOT_SET_HERE}: variable not set (strict mode): "NOT_SET_HERE"']);
 });

@@ -63,14 +63,14 @@ test('the script a generator reads: the finding in it, exact range, as the audit
 });
 
 test('hover on the ${NAME}: not defined by the Kustomization that builds it', async () => {
-  const hover = (await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri('apps/scripts/backup.sh') }, position: { line: 1, character: 15 } })) as Hover;
+  const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri: uri('apps/scripts/backup.sh') }, position: { line: 1, character: 15 } });
   assert.match((hover.contents as MarkupContent).value, /\$\{BACKUP_DIRS\}\*\* is not defined by Kustomization `apps`/);
 });
 
 test('quick fixes: escape it in the script, or opt the generator out in its kustomization file (comment kept)', async () => {
   const file = uri('apps/scripts/backup.sh');
   const diagnostic = client.latest(file)![0];
-  const actions = (await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: file }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['quickfix'] } })) as CodeAction[];
+  const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: file }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['quickfix'] } });
   const escape = actions.find((a) => a.title.startsWith('Escape'))!;
   assert.equal(applyEdits(SCRIPT, editsFor(escape.edit!, file)), SCRIPT.replace('${BACKUP_DIRS}', () => '$${BACKUP_DIRS}'));
   const optOut = actions.find((a) => a.title.startsWith('Turn off Flux substitution'))!;

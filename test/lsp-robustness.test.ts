@@ -112,7 +112,7 @@ test('100 changes in a burst: the last diagnostics match the last text, no stale
         const fixed = applyLspEdits(base, change.edits as Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>);
         // As every face shows them: directives (a "Disable … for this line" fix writes one) applied.
         const after = applyDirectives('apps/job.yaml', fixed, analyzeFile({ file: 'apps/job.yaml', text: fixed, role: 'resource', contract: defaultContract('.flux-job-guard.yaml') }).findings, RULE_IDS);
-        assert.ok(!after.some((f) => f.rule === 'ttl-missing' || f.rule === 'yaml-syntax'), `"${action.title}" at version ${change.textDocument.version} leaves ${after.map((f) => f.rule)}`);
+        assert.ok(!after.some((f) => f.rule === 'ttl-missing' || f.rule === 'yaml-syntax'), `"${action.title}" at version ${change.textDocument.version} leaves ${after.map((f) => f.rule).join(',')}`);
         checked++;
       }
     }
@@ -130,7 +130,7 @@ test('$/cancelRequest on a code action: cancelled or answered, and the server an
     const outcomes: string[] = [];
     for (let i = 0; i < 20; i++) {
       const source = new CancellationTokenSource();
-      const request = client.connection.sendRequest('textDocument/codeAction', params, source.token) as Promise<CodeAction[]>;
+      const request = client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', params, source.token);
       if (i % 2 === 1) client.change(uri, JOB('cancel-me', `# edit ${i}\n`)); // a stale request: the text moved on
       source.cancel();
       try {
@@ -138,14 +138,14 @@ test('$/cancelRequest on a code action: cancelled or answered, and the server an
         assert.ok(Array.isArray(actions));
         outcomes.push('answered');
       } catch (error) {
-        assert.ok(error instanceof ResponseError && error.code === -32800, `only RequestCancelled, not ${error}`);
+        assert.ok(error instanceof ResponseError && error.code === -32800, `only RequestCancelled, not ${String(error)}`);
         outcomes.push('cancelled');
       }
     }
     assert.equal(outcomes.length, 20);
     client.change(uri, JOB('cancel-me'));
     const [fresh] = await client.waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'ttl-missing' && x.range.start.line === 4));
-    const actions = (await client.connection.sendRequest('textDocument/codeAction', { ...params, range: fresh.range, context: { diagnostics: [fresh] } })) as CodeAction[];
+    const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { ...params, range: fresh.range, context: { diagnostics: [fresh] } });
     assert.ok(actions.some((a) => a.isPreferred), 'the server still answers with the insert-TTL fix');
   });
 });
@@ -231,17 +231,17 @@ test('a configuration change in the middle of an audit: the audit answers, and t
     const uri = fileUri(join(root, 'open.yaml'));
     client.open(uri, files['open.yaml']);
     await client.waitForDiagnostics(uri, (d) => d.length === 0);
-    const audits = [client.connection.sendRequest('fluxJobGuard/audit') as Promise<{ folders: Array<{ jobs: number; errors: number }> }>];
+    const audits = [client.connection.sendRequest<{ folders: Array<{ jobs: number; errors: number }> }>('fluxJobGuard/audit')];
     client.settings = { ttl: { required: 3600 } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    audits.push(client.connection.sendRequest('fluxJobGuard/audit') as Promise<{ folders: Array<{ jobs: number; errors: number }> }>);
+    audits.push(client.connection.sendRequest<{ folders: Array<{ jobs: number; errors: number }> }>('fluxJobGuard/audit'));
     for (const result of await Promise.all(audits)) {
       assert.equal(result.folders.length, 1);
       assert.equal(result.folders[0].jobs, 301, 'both audits, whichever settings they ran with, saw every Job');
     }
     // The server pulls the new settings asynchronously: once the open file shows them, every audit does.
     await client.waitForDiagnostics(uri, (d) => codes(d).includes('ttl-unexpected-value'));
-    const after = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ errors: number }> };
+    const after = await client.connection.sendRequest<{ folders: Array<{ errors: number }> }>('fluxJobGuard/audit');
     assert.equal(after.folders[0].errors, 301, 'the audit holds every Job to 3600 (300 without a TTL, one with 86400)');
   });
 });

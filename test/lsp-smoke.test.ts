@@ -39,15 +39,15 @@ test('insert-TTL quick fix over lsp --stdio: inserts two lines, keeps every othe
     assert.deepEqual(missing.range, { start: { line: 4, character: 0 }, end: { line: 4, character: 4 } });
     assert.equal(missing.source, 'flux-job-guard');
     assert.match(missing.codeDescription!.href, /ttl-missing/);
-    const actions = (await client.connection.sendRequest('textDocument/codeAction', {
+    const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: missing.range,
       context: { diagnostics: [missing] },
-    })) as CodeAction[];
+    });
     const insert = actions.find((action) => action.isPreferred)!;
-    assert.ok(insert, `no preferred action among ${actions.map((a) => a.title)}`);
+    assert.ok(insert, `no preferred action among ${actions.map((a) => a.title).join(',')}`);
     const fixed = applyEdits(JOB, editsFor(insert.edit!, uri));
-    const added = fixed.split('\n').filter((line, i, all) => !JOB.split('\n').includes(line));
+    const added = fixed.split('\n').filter((line) => !JOB.split('\n').includes(line));
     assert.deepEqual(added, ['  # converges: TODO say why a second run reaches the same state and does not fail', '  ttlSecondsAfterFinished: 86400']);
     assert.equal(fixed.replace(added.map((l) => l + '\n').join(''), ''), JOB);
     client.change(uri, fixed);

@@ -3,12 +3,10 @@
 // quick fixes for every TTL rule, the contract file's own diagnostics and how
 // they follow the editor, the workspace audit, settings and multi-root.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
-import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import contractSchema from '../schemas/flux-job-guard.schema.json';
 import { lines } from './helpers/table';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
@@ -53,11 +51,11 @@ async function started(roots: string | string[], settings: Record<string, unknow
 }
 
 async function codeActions(client: TestLspClient, uri: string, diagnostic: Diagnostic): Promise<CodeAction[]> {
-  return (await client.connection.sendRequest('textDocument/codeAction', {
+  return await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
     textDocument: { uri },
     range: diagnostic.range,
     context: { diagnostics: [diagnostic], only: ['quickfix'] },
-  })) as CodeAction[];
+  });
 }
 
 /** The version each TextDocumentEdit of an action names for `uri`. */
@@ -130,7 +128,7 @@ describe('quick fixes over lsp --stdio', () => {
         assert.equal(diagnostic.severity, 1, 'error');
         assert.ok(diagnostic.codeDescription?.href.endsWith(`#${c.rule}`), diagnostic.codeDescription?.href);
         assert.equal(diagnostic.codeDescription?.href, RULE_DOCS[c.rule], 'the link the client gave for the rule');
-        assert.ok(String(diagnostic.message).length > 20);
+        assert.ok(messageText(diagnostic).length > 20);
 
         const actions = await codeActions(client, uri, diagnostic);
         const preferred = actions.filter((action) => action.isPreferred && action.diagnostics?.some((d) => d.code === c.rule));
@@ -303,11 +301,11 @@ describe('fluxJobGuard/audit', () => {
     });
     const client = await started(root);
     try {
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<Record<string, unknown>> };
+      const response = await client.connection.sendRequest<{ folders: Array<Record<string, unknown>> }>('fluxJobGuard/audit');
       // how long it took varies: a number, checked apart
       const durations = response.folders.map(({ durationMs }) => durationMs);
-      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations}`);
-      assert.deepEqual(response.folders.map(({ durationMs, ...rest }) => rest), [
+      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations.join(',')}`);
+      assert.deepEqual(response.folders.map(({ durationMs: _durationMs, ...rest }) => rest), [
         { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1, contractPath: CONTRACT, contractExists: true },
       ]);
       const missing = await client.waitForDiagnostics(fileUri(join(root, 'jobs/missing.yaml')), has('ttl-missing'));
@@ -326,7 +324,7 @@ describe('fluxJobGuard/audit', () => {
     const root = repo({ [CONTRACT]: lines('# where the Jobs are', 'jobs:', '  include:', '    - kubernetes/**'), 'jobs/good.yaml': job('good', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']) });
     const client = await started(root);
     try {
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ summaryLine: string; errors: number; jobs: number }> };
+      const response = await client.connection.sendRequest<{ folders: Array<{ summaryLine: string; errors: number; jobs: number }> }>('fluxJobGuard/audit');
       assert.deepEqual(response.folders.map((f) => [f.summaryLine, f.errors, f.jobs]), [['FAIL: 1 error(s), 0 warning(s) in 0 Job(s) in 0 file(s)', 1, 0]]);
       const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-no-jobs'));
       assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-jobs', 2, 2, 2, 9]]);
@@ -368,7 +366,7 @@ describe('settings', () => {
     try {
       client.open(uri, text);
       const diagnostics = await client.waitForDiagnostics(uri, has('ttl-unexpected-value'));
-      assert.match(String(diagnostics[0].message), /the contract requires 86400/);
+      assert.match(messageText(diagnostics[0]), /the contract requires 86400/);
     } finally {
       await client.shutdown();
     }
@@ -403,10 +401,10 @@ describe('multi-root workspace', () => {
       assert.deepEqual(codes(await client.waitForDiagnostics(uriB, has('ttl-unexpected-value'))), ['ttl-unexpected-value']);
       assert.deepEqual(await client.waitForDiagnostics(uriA, () => true), [], 'folder a requires 3600');
       const contractA = await client.waitForDiagnostics(fileUri(join(a, CONTRACT)), has('contract-file-missing'));
-      assert.match(String(contractA[0].message), /gone-a\.yaml/);
+      assert.match(messageText(contractA[0]), /gone-a\.yaml/);
       const contractB = await client.waitForDiagnostics(fileUri(join(b, CONTRACT)), has('contract-file-missing'));
-      assert.match(String(contractB[0].message), /gone-b\.yaml/);
-      const response = (await client.connection.sendRequest('fluxJobGuard/audit')) as { folders: Array<{ folder: string; errors: number }> };
+      assert.match(messageText(contractB[0]), /gone-b\.yaml/);
+      const response = await client.connection.sendRequest<{ folders: Array<{ folder: string; errors: number }> }>('fluxJobGuard/audit');
       assert.deepEqual(response.folders.map((f) => [f.folder, f.errors]), [[fileUri(a), 1], [fileUri(b), 2]]);
     } finally {
       await client.shutdown();

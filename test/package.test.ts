@@ -64,8 +64,10 @@ function contentOf(zip: Buffer, entry: ZipEntry): Buffer {
 const BUNDLES = ['extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/audit-worker.js', 'extension/dist/browser/client.js', 'extension/dist/browser/server.js'];
 
 /** The walkthrough's media, as package.json names them (contributes.walkthroughs). */
-const manifestJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const WALKTHROUGH_MEDIA = (manifestJson.contributes.walkthroughs as Array<{ steps: Array<{ media: { markdown?: string; image?: string } }> }>)
+const manifestJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: { walkthroughs: Array<{ steps: Array<{ media: { markdown?: string; image?: string } }> }> };
+};
+const WALKTHROUGH_MEDIA = manifestJson.contributes.walkthroughs
   .flatMap((walkthrough) => walkthrough.steps.map((step) => `extension/${step.media.markdown ?? step.media.image}`));
 /** The pictures of the users' README (the extension page), every one it shows. */
 const README_PICTURES = [...readFileSync(join(root, 'README.marketplace.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => `extension/${match[1]}`);
@@ -136,7 +138,7 @@ test('the bundles are production builds: minified, no sourcemaps, entry points p
     assert.ok(text.length / lines > 500, `${name} is minified (${lines} lines for ${text.length} bytes)`);
     sizes.push(`${name.slice('extension/'.length)} ${(entry.size / 1024).toFixed(1)} KiB (${(entry.compressedSize / 1024).toFixed(1)} KiB zipped)`);
   }
-  const manifest = JSON.parse(contentOf(zip, entries.find((e) => e.name === 'extension/package.json')!).toString('utf8'));
+  const manifest = JSON.parse(contentOf(zip, entries.find((e) => e.name === 'extension/package.json')!).toString('utf8')) as { main: string; browser: string; icon: string };
   for (const entry of [manifest.main, manifest.browser]) {
     assert.ok(entries.some((e) => e.name === `extension/${entry.replace(/^\.\//, '')}`), `entry point ${entry} is in the package`);
   }

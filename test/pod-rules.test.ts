@@ -160,7 +160,6 @@ describe('job-immutable-template', () => {
       git('add', '-A');
       git('commit', '-qm', 'seed');
     } catch {
-      test.skip;
       console.log('SKIPPED: git is not available here, job-immutable-template cannot be exercised');
       return;
     }

@@ -32,6 +32,14 @@ ${ttl}  template:
           image: docker.io/library/busybox:1.36
           command: ["sh", "-c", "date"]
 `;
+/** The keys of a .pre-commit-hooks.yaml entry these tests read. */
+interface Hook {
+  id: string;
+  entry: string;
+  language: string;
+  pass_filenames: boolean;
+}
+
 const FIXTURES = {
   clean: JOB('  # converges: the report is rebuilt from the same data; a second run overwrites it\n  ttlSecondsAfterFinished: 86400\n'),
   broken: JOB(''),
@@ -80,7 +88,7 @@ describe('the CLI package as a pre-commit hook repository (language: node)', { s
   });
 
   test('the hook file: id flux-job-guard, the audit, pass_filenames false', () => {
-    const [hook] = parse(readFileSync(join(mirror, '.pre-commit-hooks.yaml'), 'utf8'));
+    const [hook] = parse(readFileSync(join(mirror, '.pre-commit-hooks.yaml'), 'utf8')) as Hook[];
     assert.deepEqual([hook.id, hook.entry, hook.language, hook.pass_filenames], ['flux-job-guard', 'flux-job-guard audit', 'node', false]);
   });
 
@@ -116,7 +124,7 @@ describe("this repository's hook (language: system, the CLI on PATH)", { skip: m
   });
 
   test('the hook file: id flux-job-guard, the audit, pass_filenames false', () => {
-    const [hook] = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8'));
+    const [hook] = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Hook[];
     assert.deepEqual([hook.id, hook.entry, hook.language, hook.pass_filenames], ['flux-job-guard', 'flux-job-guard audit', 'system', false]);
   });
 

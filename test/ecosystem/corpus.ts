@@ -31,13 +31,13 @@ function auditRepo(repo: string): Promise<RepoRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, 'audit', join(CORPUS, repo), '--format', 'json'], { maxBuffer: 1 << 30, timeout: 300_000 }, (error, stdout, stderr) => {
       const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      let report: JsonReport | null = null;
+      let report: JsonReport | null;
       try {
         report = JSON.parse(stdout) as JsonReport;
       } catch {
         report = null;
       }
-      resolve({ repo, status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? String(error) : ''), report });
+      resolve({ repo, status, stdout, stderr: stderr + (error && typeof error.code !== 'number' ? `${error.name}: ${error.message}` : ''), report });
     });
   });
 }

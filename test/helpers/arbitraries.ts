@@ -27,12 +27,16 @@ export type World = Map<string, FileContent>;
 export class MemoryRepoFs implements RepoFs {
   constructor(private readonly files: World, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE, private readonly order: 'sorted' | 'reversed' = 'sorted') {}
 
-  async listFiles(): Promise<string[]> {
+  listFiles(): Promise<string[]> {
     const paths = [...this.files.keys()].sort();
-    return this.order === 'reversed' ? paths.reverse() : paths;
+    return Promise.resolve(this.order === 'reversed' ? paths.reverse() : paths);
   }
 
-  async read(path: string): Promise<ReadResult> {
+  read(path: string): Promise<ReadResult> {
+    return Promise.resolve(this.readNow(path));
+  }
+
+  private readNow(path: string): ReadResult {
     const content = this.files.get(path);
     if (content === undefined) return { kind: 'missing' };
     if (typeof content !== 'string') return decodeFile(content, this.maxFileSize);
@@ -496,13 +500,13 @@ export type Analyzer = (world: World) => Promise<Finding[]>;
 export const auditAnalyzer = (maxFileSize = DEFAULT_MAX_FILE_SIZE): Analyzer => async (world) => (await audit(new MemoryRepoFs(world, maxFileSize), { contractPath: CONTRACT })).findings;
 
 /** The editor's path: one open file analysed alone with the contract (as the language server does). */
-export const fileAnalyzer = (file: string, role: FileRole): Analyzer => async (world) => {
+export const fileAnalyzer = (file: string, role: FileRole): Analyzer => (world) => {
   const contractContent = world.get(CONTRACT);
   const contract = loadContract(CONTRACT, typeof contractContent === 'string' ? contractContent : undefined, {}, RULE_IDS).contract;
   const text = world.get(file);
-  if (typeof text !== 'string') return [];
+  if (typeof text !== 'string') return Promise.resolve([]);
   // An editor hands the server the text without its BOM.
-  return analyzeFile({ file, text: text.replace(/^\ufeff/, ''), role, contract }).findings;
+  return Promise.resolve(analyzeFile({ file, text: text.replace(/^\ufeff/, ''), role, contract }).findings);
 };
 
 export interface CheckOptions {

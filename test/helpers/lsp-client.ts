@@ -22,6 +22,16 @@ export function fileUri(path: string): string {
   return pathToFileURL(path).toString();
 }
 
+/**
+ * A diagnostic's message as the servers under test send it: a plain string (LSP 3.18 would also
+ * allow MarkupContent, which a test reading the text must not take for one).
+ */
+export function messageText(diagnostic: Diagnostic): string {
+  const { message } = diagnostic;
+  if (typeof message !== 'string') throw new Error(`a plain-text diagnostic message, not ${JSON.stringify(message)}`);
+  return message;
+}
+
 export class TestLspClient {
   readonly connection: ProtocolConnection;
   readonly process: ChildProcess;

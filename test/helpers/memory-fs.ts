@@ -5,8 +5,8 @@ import type { Finding } from '../../server/src/engine/types';
 
 export function memoryFs(files: Record<string, string>): RepoFs {
   return {
-    listFiles: async () => Object.keys(files),
-    read: async (path): Promise<ReadResult> => (path in files ? { kind: 'text', text: files[path] } : { kind: 'missing' }),
+    listFiles: () => Promise.resolve(Object.keys(files)),
+    read: (path): Promise<ReadResult> => Promise.resolve(path in files ? { kind: 'text', text: files[path] } : { kind: 'missing' }),
   };
 }
 

@@ -98,7 +98,7 @@ export async function repo(changes: Record<string, string | undefined> = {}, con
   const fs = memoryFs(files);
   const { contract } = await readContract(fs, {});
   const index = await buildRepoIndex(fs, Object.keys(files), contract);
-  return { index, contract, files, read: async (path) => files[path] };
+  return { index, contract, files, read: (path) => Promise.resolve(files[path]) };
 }
 
 /** The offset of the `n`th (0-based) occurrence of `needle` in `text`, plus `shift`. */

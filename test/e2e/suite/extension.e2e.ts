@@ -47,7 +47,7 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
   });
 
   test('every command of the manifest is registered', async () => {
-    const contributed = (extension.packageJSON.contributes.commands as Array<{ command: string }>).map((c) => c.command);
+    const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((c) => c.command);
     assert.deepStrictEqual(contributed.slice().sort(), [
       'fluxJobGuard.auditWorkspace',
       'fluxJobGuard.createContract',
@@ -486,7 +486,8 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       return found.length > 0 && found.every((lens) => lens.command) ? found : null;
     }, 'the resolved lens of weekly-report');
     assert.deepStrictEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title]), [[0, 're-created about 24 h after it finishes — Kustomization apps, every 1h']]);
-    await vscode.commands.executeCommand(lenses[0].command!.command, ...(lenses[0].command!.arguments ?? []));
+    const lensArguments: unknown[] = lenses[0].command!.arguments ?? [];
+    await vscode.commands.executeCommand(lenses[0].command!.command, ...lensArguments);
     const ttl = find(document, 'ttlSecondsAfterFinished');
     await waitUntil(() => vscode.window.activeTextEditor?.selection.active.isEqual(ttl), 'the cursor on the TTL, where its hover opens');
   });

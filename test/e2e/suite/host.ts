@@ -9,7 +9,7 @@ export const runtime = 'node' as const;
 /** The file's bytes on the disk itself, not through VS Code (proves a save reached the disk). */
 export async function readDiskText(uri: vscode.Uri): Promise<string> {
   assertFileScheme(uri);
-  return fs.readFileSync(uri.fsPath, 'utf8');
+  return await fs.promises.readFile(uri.fsPath, 'utf8');
 }
 
 /**

@@ -13,8 +13,10 @@ export async function run(): Promise<void> {
   const control = await readControl();
   let result: RunResult | undefined;
   mocha.setup({ ui: 'tdd', timeout: 60_000, reporter: createReporter((r) => (result = r)) });
-  require('./extension.e2e');
-  require('./ux.e2e');
+  // After setup, which defines the tdd globals (suite, test) the files call as they load.
+  // esbuild bundles both in and runs each here, in this order; `.js` as node16 resolution wants (esbuild finds the .ts).
+  await import('./extension.e2e.js');
+  await import('./ux.e2e.js');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await postResult(control, result ?? { passed: 0, failed: 1, skipped: 0, tests: [] });
   if (failures > 0) throw new Error(`${failures} test(s) failed`);

@@ -49,7 +49,8 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
 
   test('the walkthrough opens and lists its four steps', async function () {
     this.timeout(120_000);
-    const steps = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.walkthroughs[0].steps as Array<{ title: string; media: { markdown: string } }>);
+    const { walkthroughs } = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { walkthroughs: Array<{ steps: Array<{ title: string; media: { markdown: string } }> }> } }).contributes;
+    const steps = walkthroughs[0].steps;
     assert.deepStrictEqual(steps.map((step) => step.title), ['What Flux Job Guard checks', 'Create the contract file', 'Audit the workspace', 'Read the rule docs']);
     if (!control.url) this.skip(); // only the runner sees the page
     // negative control: no step of ours is on screen before the walkthrough is opened
