@@ -146,7 +146,7 @@ describe('job-immutable-template', () => {
     assert.deepEqual(['kernel-bake-r6', 'migrate-v2', 'seed'].map(bumpRevision), ['kernel-bake-r7', 'migrate-v3', 'seed-r2']);
   });
 
-  test('a changed pod template under the same name, against a real git HEAD; renaming or forcing clears it', async () => {
+  test('a changed pod template under the same name, against a real git HEAD; renaming or forcing clears it', async (t) => {
     const root = tempDir('fjg-git-');
     const write = (path: string, text: string) => {
       mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -160,7 +160,8 @@ describe('job-immutable-template', () => {
       git('add', '-A');
       git('commit', '-qm', 'seed');
     } catch {
-      console.log('SKIPPED: git is not available here, job-immutable-template cannot be exercised');
+      // Counted as skipped, not passed: the rule is not exercised without git.
+      t.skip('git is not available here, job-immutable-template cannot be exercised');
       return;
     }
     const run = async () => (await audit(new NodeRepoFs(root), { head: (await gitHeadReader(root))! })).findings.filter((f) => f.rule === 'job-immutable-template');
