@@ -88,7 +88,15 @@ const APP_NAMES = (
   'sabnzbd recyclarr overseerr tautulli maintainerr kopia restic smtp-relay opentelemetry vector fluent-bit'
 ).split(' ');
 const NAMESPACES = ['default', 'media', 'home', 'database', 'monitoring', 'network', 'security', 'storage', 'kube-system', 'flux-system', 'observability', 'tools', 'games', 'downloads', 'ai'];
-const IMAGES = ['ghcr.io/home-operations/postgres-init:17', 'docker.io/library/alpine:3.20', 'ghcr.io/onedr0p/kubectl:1.31', 'docker.io/bitnami/kubectl:1.30', 'ghcr.io/example/tools:2.4.1', 'docker.io/library/busybox:1.37', 'quay.io/minio/mc:RELEASE.2024-10-02'];
+const IMAGES = [
+  'ghcr.io/home-operations/postgres-init:17',
+  'docker.io/library/alpine:3.20',
+  'ghcr.io/onedr0p/kubectl:1.31',
+  'docker.io/bitnami/kubectl:1.30',
+  'ghcr.io/example/tools:2.4.1',
+  'docker.io/library/busybox:1.37',
+  'quay.io/minio/mc:RELEASE.2024-10-02',
+];
 
 // ---- the 2000-Job file ------------------------------------------------------
 
@@ -291,55 +299,100 @@ function configMap(rng: Rng, name: string, ns: string): string {
 }
 
 function externalSecret(rng: Rng, app: string): string {
-  return [
-    'apiVersion: external-secrets.io/v1',
-    'kind: ExternalSecret',
-    'metadata:',
-    `  name: ${app}`,
-    'spec:',
-    '  secretStoreRef:',
-    '    kind: ClusterSecretStore',
-    '    name: onepassword',
-    '  target:',
-    `    name: ${app}-secret`,
-    '    template:',
-    '      data:',
-    `        ${app.toUpperCase().replace(/-/g, '_')}_API_KEY: "{{ .API_KEY }}"`,
-    '        DATABASE_URL: "postgres://{{ .POSTGRES_USER }}:{{ .POSTGRES_PASS }}@postgres-rw.database.svc/' + app + '"',
-    '  dataFrom:',
-    '    - extract:',
-    `        key: ${app}`,
-    ...(rng.chance(0.5) ? ['    - extract:', '        key: cloudnative-pg'] : []),
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: external-secrets.io/v1',
+      'kind: ExternalSecret',
+      'metadata:',
+      `  name: ${app}`,
+      'spec:',
+      '  secretStoreRef:',
+      '    kind: ClusterSecretStore',
+      '    name: onepassword',
+      '  target:',
+      `    name: ${app}-secret`,
+      '    template:',
+      '      data:',
+      `        ${app.toUpperCase().replace(/-/g, '_')}_API_KEY: "{{ .API_KEY }}"`,
+      '        DATABASE_URL: "postgres://{{ .POSTGRES_USER }}:{{ .POSTGRES_PASS }}@postgres-rw.database.svc/' + app + '"',
+      '  dataFrom:',
+      '    - extract:',
+      `        key: ${app}`,
+      ...(rng.chance(0.5) ? ['    - extract:', '        key: cloudnative-pg'] : []),
+    ].join('\n') + '\n'
+  );
 }
 
 function ociRepository(rng: Rng): string {
-  return [
-    'apiVersion: source.toolkit.fluxcd.io/v1',
-    'kind: OCIRepository',
-    'metadata:',
-    '  name: app-template',
-    'spec:',
-    '  interval: 15m',
-    '  layerSelector:',
-    '    mediaType: application/vnd.cncf.helm.chart.content.v1.tar+gzip',
-    '    operation: copy',
-    '  ref:',
-    `    tag: 4.${rng.int(0, 5)}.${rng.int(0, 3)}`,
-    '  url: oci://ghcr.io/bjw-s-labs/helm/app-template',
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: OCIRepository',
+      'metadata:',
+      '  name: app-template',
+      'spec:',
+      '  interval: 15m',
+      '  layerSelector:',
+      '    mediaType: application/vnd.cncf.helm.chart.content.v1.tar+gzip',
+      '    operation: copy',
+      '  ref:',
+      `    tag: 4.${rng.int(0, 5)}.${rng.int(0, 3)}`,
+      '  url: oci://ghcr.io/bjw-s-labs/helm/app-template',
+    ].join('\n') + '\n'
+  );
 }
 
 function pvc(rng: Rng, app: string): string {
-  return ['apiVersion: v1', 'kind: PersistentVolumeClaim', 'metadata:', `  name: ${app}`, 'spec:', '  accessModes: ["ReadWriteOnce"]', '  resources:', '    requests:', `      storage: ${rng.int(1, 100)}Gi`, `  storageClassName: ${rng.pick(['ceph-block', 'openebs-hostpath', 'longhorn'])}`].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: PersistentVolumeClaim',
+      'metadata:',
+      `  name: ${app}`,
+      'spec:',
+      '  accessModes: ["ReadWriteOnce"]',
+      '  resources:',
+      '    requests:',
+      `      storage: ${rng.int(1, 100)}Gi`,
+      `  storageClassName: ${rng.pick(['ceph-block', 'openebs-hostpath', 'longhorn'])}`,
+    ].join('\n') + '\n'
+  );
 }
 
 function patchFile(rng: Rng, app: string): string {
-  return ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${app}`, 'spec:', `  replicas: ${rng.int(1, 3)}`, '  template:', '    spec:', '      nodeSelector:', `        kubernetes.io/arch: ${rng.pick(['amd64', 'arm64'])}`].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      `  name: ${app}`,
+      'spec:',
+      `  replicas: ${rng.int(1, 3)}`,
+      '  template:',
+      '    spec:',
+      '      nodeSelector:',
+      `        kubernetes.io/arch: ${rng.pick(['amd64', 'arm64'])}`,
+    ].join('\n') + '\n'
+  );
 }
 
 function serviceMonitor(rng: Rng, app: string): string {
-  return ['apiVersion: monitoring.coreos.com/v1', 'kind: ServiceMonitor', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', '    matchLabels:', `      app.kubernetes.io/name: ${app}`, '  endpoints:', '    - port: http', `      interval: ${rng.pick(['30s', '1m'])}`, '      path: /metrics'].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: monitoring.coreos.com/v1',
+      'kind: ServiceMonitor',
+      'metadata:',
+      `  name: ${app}`,
+      'spec:',
+      '  selector:',
+      '    matchLabels:',
+      `      app.kubernetes.io/name: ${app}`,
+      '  endpoints:',
+      '    - port: http',
+      `      interval: ${rng.pick(['30s', '1m'])}`,
+      '      path: /metrics',
+    ].join('\n') + '\n'
+  );
 }
 
 function appConfig(rng: Rng): string {
@@ -458,7 +511,10 @@ function chartFiles(rng: Rng, files: Files, chart: string): void {
     ].join('\n') + '\n',
   );
   for (const name of ['deployment', 'service', 'configmap', 'serviceaccount', 'ingress']) {
-    files.set(`${dir}/templates/${name}.yaml`, `apiVersion: v1\nkind: ${capitalize(name)}\nmetadata:\n  name: {{ include "chart.fullname" . }}\n  labels:\n    {{- include "chart.labels" . | nindent 4 }}\nspec:\n  {{- toYaml .Values.${name} | nindent 2 }}\n`);
+    files.set(
+      `${dir}/templates/${name}.yaml`,
+      `apiVersion: v1\nkind: ${capitalize(name)}\nmetadata:\n  name: {{ include "chart.fullname" . }}\n  labels:\n    {{- include "chart.labels" . | nindent 4 }}\nspec:\n  {{- toYaml .Values.${name} | nindent 2 }}\n`,
+    );
   }
 }
 
@@ -598,7 +654,10 @@ export function repoFiles(size: RepoSize = { files: REPO_FILES }): { files: File
     files.set(`${dir}/app/kustomization.yaml`, kustomization.join('\n') + '\n');
   }
   for (const [ns, apps] of namespaceApps) {
-    files.set(`kubernetes/apps/${ns}/kustomization.yaml`, ['---', 'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', `namespace: ${ns}`, 'resources:', ...apps.map((app) => `  - ./${app}/ks.yaml`)].join('\n') + '\n');
+    files.set(
+      `kubernetes/apps/${ns}/kustomization.yaml`,
+      ['---', 'apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', `namespace: ${ns}`, 'resources:', ...apps.map((app) => `  - ./${app}/ks.yaml`)].join('\n') + '\n',
+    );
   }
   // Fill up to the exact count with small ConfigMaps.
   for (let i = 0; files.size < targetFiles - reserve; i++) files.set(`kubernetes/apps/default/extra-config-${i}.yaml`, configMap(rng, `extra-${i}`, 'default'));
@@ -664,9 +723,21 @@ export function generate(dir: string): Manifest {
  * checkout this folder sits in. Fixed author and dates keep it reproducible.
  */
 function commitAll(repoDir: string): boolean {
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid', GIT_AUTHOR_DATE: '2025-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2025-01-01T00:00:00Z' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+    GIT_AUTHOR_DATE: '2025-01-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2025-01-01T00:00:00Z',
+  };
   const git = (...args: string[]) => spawnSync('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], { cwd: repoDir, env, encoding: 'utf8' });
-  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'generated benchmark repository']]) {
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'generated benchmark repository'],
+  ]) {
     const run = git(...args);
     if (run.status !== 0) {
       process.stderr.write(`bench: git ${args[0]} failed in ${repoDir} (${(run.stderr || String(run.error)).trim()}); the repository stays a plain folder\n`);

@@ -51,7 +51,14 @@ interface CpuProfile {
 async function profileLsp(dir: string, edits: number): Promise<void> {
   const generated = ensureGenerated(repoRoot);
   const only = argv.find((a) => a.startsWith('--file='))?.slice('--file='.length);
-  const all = [generated.jobsFile, ...(existsSync(SHARED_BENCH) ? readdirSync(SHARED_BENCH).filter((f) => f.endsWith('.yaml')).map((f) => join(SHARED_BENCH, f)) : [])];
+  const all = [
+    generated.jobsFile,
+    ...(existsSync(SHARED_BENCH)
+      ? readdirSync(SHARED_BENCH)
+          .filter((f) => f.endsWith('.yaml'))
+          .map((f) => join(SHARED_BENCH, f))
+      : []),
+  ];
   const inputs = only ? all.filter((path) => basename(path).includes(only)) : all;
   const workspace = join(generated.dir, 'lsp-workspace');
   mkdirSync(workspace, { recursive: true });

@@ -116,7 +116,12 @@ function parseOnce(text: string): number {
 function editInputs(generated: Generated): EditInput[] {
   const paths = [generated.jobsFile];
   if (existsSync(SHARED_BENCH)) {
-    paths.push(...readdirSync(SHARED_BENCH).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(SHARED_BENCH, f)));
+    paths.push(
+      ...readdirSync(SHARED_BENCH)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+        .map((f) => join(SHARED_BENCH, f)),
+    );
   } else {
     const warning = `!!! SKIPPED the real large manifests: ${SHARED_BENCH} does not exist (CI puts a copy of shared/ at ../shared beside the repository).`;
     log(warning);
@@ -209,7 +214,18 @@ const YAML_LS_SERVER: ServerKind = {
       args: ['--stdio'],
       configuration: (section) => {
         if (section === 'yaml') {
-          return { validate: true, hover: true, completion: true, format: { enable: false }, schemaStore: { enable: false, url: '' }, schemas: {}, customTags: [], maxItemsComputed: 5000, keyOrdering: false, yamlVersion: '1.2' };
+          return {
+            validate: true,
+            hover: true,
+            completion: true,
+            format: { enable: false },
+            schemaStore: { enable: false, url: '' },
+            schemas: {},
+            customTags: [],
+            maxItemsComputed: 5000,
+            keyOrdering: false,
+            yamlVersion: '1.2',
+          };
         }
         if (section === 'http') return { proxy: '', proxyStrictSSL: false };
         return {};
@@ -274,8 +290,7 @@ async function measureFile(client: BenchLspClient, workspace: string, input: Edi
   let toggled = false;
   for (let k = 0; k <= EDIT_REPS; k++) {
     toggled = !toggled;
-    const hasFinding = (diagnostics: { code?: string | number; range: { start: Position } }[]) =>
-      diagnostics.some((d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line);
+    const hasFinding = (diagnostics: { code?: string | number; range: { start: Position } }[]) => diagnostics.some((d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line);
     const accept = plan.kind === 'neutral' || client.options.script === YAML_LS ? () => true : toggled ? hasFinding : (d: Parameters<typeof hasFinding>[0]) => !hasFinding(d);
     const range = { start: plan.position, end: { line: plan.position.line, character: plan.position.character + 1 } };
     await client.waitIdle(); // and only then listen: a late publish of the previous version must not count
@@ -433,7 +448,14 @@ async function auditFigures(generated: Generated, parts: Set<Part>): Promise<voi
   if (parts.has('memory')) {
     rows.push(
       peaks.length > 0
-        ? { figure: 'memory CLI audit peak RSS', unit: 'MB', median: Math.max(...peaks) / 1e6, samples: peaks.map((p) => p / 1e6), targetValue: 400, note: `max over ${peaks.length} runs (${TIME ? 'GNU time -v' : 'sampled VmHWM'})` }
+        ? {
+            figure: 'memory CLI audit peak RSS',
+            unit: 'MB',
+            median: Math.max(...peaks) / 1e6,
+            samples: peaks.map((p) => p / 1e6),
+            targetValue: 400,
+            note: `max over ${peaks.length} runs (${TIME ? 'GNU time -v' : 'sampled VmHWM'})`,
+          }
         : { figure: 'memory CLI audit peak RSS', unit: 'MB', median: null, samples: [], error: error ?? 'no measurement' },
     );
   }
@@ -466,7 +488,11 @@ async function threadFigures(generated: Generated): Promise<void> {
   const repo = generated.repoDir;
   warmPageCache(repo);
   const results = new Map<string, Awaited<ReturnType<typeof timeAudit>>>();
-  for (const [name, args] of [['1 thread', ['--threads', '1']], ['2 threads', ['--threads', '2']], ['default', []]] as const) {
+  for (const [name, args] of [
+    ['1 thread', ['--threads', '1']],
+    ['2 threads', ['--threads', '2']],
+    ['default', []],
+  ] as const) {
     log(`  threads: audit with ${name}`);
     results.set(name, await timeAudit(repo, [...args], AUDIT_REPS));
   }
@@ -477,13 +503,29 @@ async function threadFigures(generated: Generated): Promise<void> {
   for (const name of ['2 threads', 'default'] as const) {
     const run = results.get(name)!;
     if ('error' in run) rows.push({ figure: `threads: audit, ${name}`, unit: 'ms', median: null, samples: [], error: run.error });
-    else rows.push({ figure: `threads: audit, ${name}`, unit: 'ms', median: median(run.ms), samples: run.ms, baseline: { name: '1 thread', value: oneMs }, targetRatio: name === '2 threads' ? 0.67 : 1.0 });
+    else
+      rows.push({
+        figure: `threads: audit, ${name}`,
+        unit: 'ms',
+        median: median(run.ms),
+        samples: run.ms,
+        baseline: { name: '1 thread', value: oneMs },
+        targetRatio: name === '2 threads' ? 0.67 : 1.0,
+      });
   }
   const two = results.get('2 threads')!;
   const byDefault = results.get('default')!;
   if (!('error' in two) && !('error' in byDefault)) {
     const best = Math.min(oneMs, median(two.ms));
-    rows.push({ figure: 'threads: the default vs the faster of the two', unit: 'ms', median: median(byDefault.ms), samples: byDefault.ms, baseline: { name: 'faster', value: best }, targetRatio: 1.1, note: 'within 10% of the faster choice' });
+    rows.push({
+      figure: 'threads: the default vs the faster of the two',
+      unit: 'ms',
+      median: median(byDefault.ms),
+      samples: byDefault.ms,
+      baseline: { name: 'faster', value: best },
+      targetRatio: 1.1,
+      note: 'within 10% of the faster choice',
+    });
   }
 }
 
@@ -502,7 +544,14 @@ async function corpusFigures(): Promise<void> {
     if ('error' in run) return void rows.push({ figure: 'corpus: audit of ../shared/corpus', unit: 'ms', median: null, samples: [], error: run.error });
     cli.push(run.ms[0]);
   }
-  rows.push({ figure: `corpus: audit of ../shared/corpus (${readdirSync(CORPUS).length - 1} repositories, one run)`, unit: 'ms', median: median(cli), samples: cli, baseline: { name: 'parse all, 1 thread', value: median(base) }, targetRatio: 0.6 });
+  rows.push({
+    figure: `corpus: audit of ../shared/corpus (${readdirSync(CORPUS).length - 1} repositories, one run)`,
+    unit: 'ms',
+    median: median(cli),
+    samples: cli,
+    baseline: { name: 'parse all, 1 thread', value: median(base) },
+    targetRatio: 0.6,
+  });
 }
 
 /** The model stays linear: 16× the Kustomizations costs about 16× the time (after the start-up), under 1 GB. */
@@ -519,9 +568,23 @@ async function scaleFigures(): Promise<void> {
   }
   const startup = await runNode(CLI, ['--version'], null);
   const [small, large] = measured;
-  rows.push({ figure: `scale: audit, ${small.ks.toLocaleString('en-US')} Kustomizations (${small.files.toLocaleString('en-US')} files)`, unit: 'ms', median: small.ms, samples: [small.ms], note: `information; CLI start-up ${fmt(startup.ms, 'ms')}` });
+  rows.push({
+    figure: `scale: audit, ${small.ks.toLocaleString('en-US')} Kustomizations (${small.files.toLocaleString('en-US')} files)`,
+    unit: 'ms',
+    median: small.ms,
+    samples: [small.ms],
+    note: `information; CLI start-up ${fmt(startup.ms, 'ms')}`,
+  });
   const expected = startup.ms + (small.ms - startup.ms) * (large.ks / small.ks);
-  rows.push({ figure: `scale: audit, ${large.ks.toLocaleString('en-US')} Kustomizations (${large.files.toLocaleString('en-US')} files)`, unit: 'ms', median: large.ms, samples: [large.ms], baseline: { name: '16× the smaller', value: expected }, targetRatio: 1.2, note: 'linear means about 1.0: 16× the smaller run (less the start-up) plus the start-up' });
+  rows.push({
+    figure: `scale: audit, ${large.ks.toLocaleString('en-US')} Kustomizations (${large.files.toLocaleString('en-US')} files)`,
+    unit: 'ms',
+    median: large.ms,
+    samples: [large.ms],
+    baseline: { name: '16× the smaller', value: expected },
+    targetRatio: 1.2,
+    note: 'linear means about 1.0: 16× the smaller run (less the start-up) plus the start-up',
+  });
   if (large.peak) rows.push({ figure: `scale: peak RSS, ${large.ks.toLocaleString('en-US')} Kustomizations`, unit: 'MB', median: large.peak / 1e6, samples: [large.peak / 1e6], targetValue: 1000 });
 }
 
@@ -530,7 +593,16 @@ async function bundleBaseline(dir: string): Promise<void> {
   const esbuild = await import('esbuild');
   const { yamlDebugSwitchesOff } = (await import(join(repoRoot, 'scripts', 'yaml-debug-switches.mjs'))) as { yamlDebugSwitchesOff: import('esbuild').Plugin };
   const outfile = join(dir, 'bin', 'parse-all.js');
-  await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'parse-all.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', plugins: [yamlDebugSwitchesOff] });
+  await esbuild.build({
+    entryPoints: [join(repoRoot, 'bench', 'parse-all.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    plugins: [yamlDebugSwitchesOff],
+  });
   PARSE_ALL = outfile;
   // Loaded by path at run time: the bundle is written just above.
   parseAllDocuments = (createRequire(outfile)(outfile) as { parseDocuments: (text: string) => unknown }).parseDocuments;
@@ -553,11 +625,33 @@ async function serverMemory(generated: Generated, parseAllMs: number | undefined
     await client.request('fluxJobGuard/audit');
     const auditMs = performance.now() - auditStarted;
     const memory = client.memory();
-    notes.push(`server: initialize → first diagnostics of ${jobFile} took ${fmt(ready, 'ms')} (repository indexing included); fluxJobGuard/audit took ${fmt(auditMs, 'ms')}; ${client.publishes} publishes`);
-    rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: memory.rss / 1e6, samples: [memory.rss / 1e6], targetValue: 250, note: 'VmRSS after initialize + open + fluxJobGuard/audit' });
+    notes.push(
+      `server: initialize → first diagnostics of ${jobFile} took ${fmt(ready, 'ms')} (repository indexing included); fluxJobGuard/audit took ${fmt(auditMs, 'ms')}; ${client.publishes} publishes`,
+    );
+    rows.push({
+      figure: 'memory server RSS after audit',
+      unit: 'MB',
+      median: memory.rss / 1e6,
+      samples: [memory.rss / 1e6],
+      targetValue: 250,
+      note: 'VmRSS after initialize + open + fluxJobGuard/audit',
+    });
     rows.push({ figure: 'memory server peak (VmHWM)', unit: 'MB', median: memory.hwm / 1e6, samples: [memory.hwm / 1e6], note: 'information' });
-    rows.push({ figure: 'memory server RSS before audit', unit: 'MB', median: indexed.rss / 1e6, samples: [indexed.rss / 1e6], note: 'information: after initialize (indexing) + open + first diagnostics' });
-    rows.push({ figure: 'audit server request (information)', unit: 'ms', median: auditMs, samples: [auditMs], baseline: parseAllMs ? { name: 'parse all', value: parseAllMs } : undefined, note: 'one run' });
+    rows.push({
+      figure: 'memory server RSS before audit',
+      unit: 'MB',
+      median: indexed.rss / 1e6,
+      samples: [indexed.rss / 1e6],
+      note: 'information: after initialize (indexing) + open + first diagnostics',
+    });
+    rows.push({
+      figure: 'audit server request (information)',
+      unit: 'ms',
+      median: auditMs,
+      samples: [auditMs],
+      baseline: parseAllMs ? { name: 'parse all', value: parseAllMs } : undefined,
+      note: 'one run',
+    });
   } catch (error) {
     rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: null, samples: [], error: (error as Error).message.split('\n')[0] });
   } finally {
@@ -594,7 +688,15 @@ function printTable(): void {
   const range = (row: Row) => (row.samples.length > 1 ? `${fmt(Math.min(...row.samples), row.unit).replace(/ (ms|s|MB)$/, '')}–${fmt(Math.max(...row.samples), row.unit)}` : '');
   const body = rows.map((row) => {
     const v = verdict(row);
-    return [row.figure, row.median === null ? '—' : fmt(row.median, row.unit), range(row), row.baseline ? `${row.baseline.name} ${fmt(row.baseline.value, row.unit)}` : '', v.ratio, v.target, v.result];
+    return [
+      row.figure,
+      row.median === null ? '—' : fmt(row.median, row.unit),
+      range(row),
+      row.baseline ? `${row.baseline.name} ${fmt(row.baseline.value, row.unit)}` : '',
+      v.ratio,
+      v.target,
+      v.result,
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : i === cells.length - 1 ? c : c.padStart(widths[i]))).join('  ');
@@ -627,7 +729,8 @@ async function main(): Promise<void> {
   console.log('');
   const load = `load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end`;
   console.log(`flux-job-guard bench — medians; node ${process.version}, ${cpus().length} CPUs, ${load}, ${new Date().toISOString()}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (Math.max(loadAtStart, loadavg()[0]) > cpus().length) notes.push(`!!! the machine was busy (${load}, ${cpus().length} CPUs): absolute times are inflated; the ratios, whose baselines ran in between, are the figures to trust.`);
+  if (Math.max(loadAtStart, loadavg()[0]) > cpus().length)
+    notes.push(`!!! the machine was busy (${load}, ${cpus().length} CPUs): absolute times are inflated; the ratios, whose baselines ran in between, are the figures to trust.`);
   printTable();
   const out = jsonPath ?? join(generated.dir, 'results.json');
   writeFileSync(out, JSON.stringify({ node: process.version, cpus: cpus().length, date: new Date().toISOString(), rows: rows.map((r) => ({ ...r, ...verdict(r) })), notes }, null, 2) + '\n');

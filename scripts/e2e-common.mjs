@@ -28,8 +28,17 @@ export const DOCS_IMAGES = {
   'status-item': 'docs/images/status-item.png',
 };
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic', '--window-size=1280,800'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+  '--window-size=1280,800',
+];
 export const VIEWPORT = { width: 1280, height: 800 };
 /** User settings for a quiet workbench: the screenshots show the editor, not the chat panel or a welcome page. */
 export const WORKBENCH_SETTINGS = {
@@ -45,7 +54,8 @@ export const WORKBENCH_SETTINGS = {
 };
 
 /** Workbench log messages that say nothing about the extension (offline machine, features not in use). */
-export const NOISE = /^\[(AgentHost|ChatModelSelection|AccountPolicyGate)|ENOPRO: No file system provider|Ignoring fetching additional builtin extensions|ENOTFOUND open-vsx\.org|authentication provider 'github'|^Canceled$|package\.nls\.json/;
+export const NOISE =
+  /^\[(AgentHost|ChatModelSelection|AccountPolicyGate)|ENOPRO: No file system provider|Ignoring fetching additional builtin extensions|ENOTFOUND open-vsx\.org|authentication provider 'github'|^Canceled$|package\.nls\.json/;
 export const isNoise = (text) => !process.env.VERBOSE && NOISE.test(text);
 
 export const flag = (name) => process.argv.includes(`--${name}`);
@@ -149,15 +159,25 @@ export async function waitForWidget(page, { selector, text = '', hidden = false,
       { selector, text, hidden },
       { timeout, polling: 'raf' },
     )
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   if (found) return { found };
   const seen = await page
-    .evaluate((selector) => [...document.querySelectorAll(selector)].map((element) => ({
-      visible: element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden',
-      opacity: getComputedStyle(element).opacity,
-      animations: element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').map((animation) => `${animation.animationName ?? animation.id}:${animation.effect?.getComputedTiming().iterations}`),
-      text: element.textContent.replace(/\s+/g, ' ').trim().slice(0, 300),
-    })), selector)
+    .evaluate(
+      (selector) =>
+        [...document.querySelectorAll(selector)].map((element) => ({
+          visible: element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden',
+          opacity: getComputedStyle(element).opacity,
+          animations: element
+            .getAnimations({ subtree: true })
+            .filter((animation) => animation.playState === 'running')
+            .map((animation) => `${animation.animationName ?? animation.id}:${animation.effect?.getComputedTiming().iterations}`),
+          text: element.textContent.replace(/\s+/g, ' ').trim().slice(0, 300),
+        })),
+      selector,
+    )
     .catch((error) => String(error));
   const trace = await page.evaluate(() => window.__fjgTrace?.slice(-40)).catch(() => null);
   return { found, seen, trace, focused: await page.evaluate(() => document.activeElement?.className ?? null).catch(() => null) };

@@ -20,12 +20,7 @@ const require = createRequire(import.meta.url);
 const { downloadAndUnzipVSCode, runTests } = require('@vscode/test-electron');
 
 function skip(reason, hint) {
-  const lines = [
-    `SKIPPED: the e2e suite did NOT run in desktop VS Code (Electron).`,
-    `reason: ${reason}`,
-    hint,
-    `The same suite runs in code-server and the web workbench: npm run test:e2e`,
-  ];
+  const lines = [`SKIPPED: the e2e suite did NOT run in desktop VS Code (Electron).`, `reason: ${reason}`, hint, `The same suite runs in code-server and the web workbench: npm run test:e2e`];
   const width = Math.max(...lines.map((line) => line.length)) + 4;
   const bar = '#'.repeat(width + 2);
   console.error(['', bar, ...lines.map((line) => `#  ${line.padEnd(width - 2)}#`), bar, ''].join('\n'));
@@ -46,8 +41,7 @@ if (!executable) {
       new Promise((_, reject) => setTimeout(() => reject(new Error(`no download after ${limit}s`)), limit * 1000).unref()),
     ]);
   } catch (error) {
-    skip(`desktop VS Code could not be downloaded: ${String(error?.message ?? error).split('\n')[0]}`,
-      'Allow update.code.visualstudio.com, or set VSCODE_EXECUTABLE to an installed `code` binary.');
+    skip(`desktop VS Code could not be downloaded: ${String(error?.message ?? error).split('\n')[0]}`, 'Allow update.code.visualstudio.com, or set VSCODE_EXECUTABLE to an installed `code` binary.');
   }
 }
 
@@ -91,8 +85,10 @@ try {
     extensionTestsPath: path.join(root, 'out/e2e/node/index-node.js'),
     launchArgs: [
       run.workspace,
-      '--user-data-dir', path.join(run.dir, 'user-data'),
-      '--extensions-dir', path.join(run.dir, 'extensions'),
+      '--user-data-dir',
+      path.join(run.dir, 'user-data'),
+      '--extensions-dir',
+      path.join(run.dir, 'extensions'),
       '--disable-workspace-trust',
       '--disable-extensions', // other installed extensions; the one under test still loads
       '--skip-welcome',

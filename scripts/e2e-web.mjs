@@ -68,7 +68,10 @@ let finishing = false;
 async function end(code, reason) {
   if (finishing) return;
   finishing = true;
-  if (code !== 0) await page()?.screenshot({ path: path.join(run.dir, 'failure.png') }).catch(() => {});
+  if (code !== 0)
+    await page()
+      ?.screenshot({ path: path.join(run.dir, 'failure.png') })
+      .catch(() => {});
   await browser?.close().catch(() => {});
   await control.close();
   finish({ host: HOST, started, result: control.result(), code, reason, runDir: run.dir });

@@ -27,7 +27,9 @@ const leftovers = readdirSync(scratch);
 rmSync(scratch, { recursive: true, force: true });
 if (leftovers.length > 0) console.error(`\n✖ the tests left ${leftovers.length} temporary file(s) behind (each test removes what it makes): ${leftovers.join(', ')}`);
 const count = (key) => Number((run.stdout.match(new RegExp(`^ℹ ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
-const passed = count('pass'), failed = count('fail') + (leftovers.length > 0 ? 1 : 0), skipped = count('skipped') + count('todo');
+const passed = count('pass'),
+  failed = count('fail') + (leftovers.length > 0 ? 1 : 0),
+  skipped = count('skipped') + count('todo');
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 // exitCode, not exit(): a pipe that is full (CI's tee on a busy machine) takes the rest of the
 // report asynchronously, and exit() would cut it off, summary line included.

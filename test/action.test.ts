@@ -64,15 +64,21 @@ function substitute(text: string, context: Context): string {
 /** `if:` as GitHub evaluates the forms used here: terms joined by &&, each always(), or a name ==/!= a quoted string. */
 function condition(expression: string | undefined, context: Context, failed: boolean): boolean {
   if (expression === undefined) return !failed; // success()
-  const terms = expression.replace(/^\$\{\{\s*|\s*\}\}$/g, '').split('&&').map((term) => term.trim());
+  const terms = expression
+    .replace(/^\$\{\{\s*|\s*\}\}$/g, '')
+    .split('&&')
+    .map((term) => term.trim());
   const always = terms.includes('always()');
   const rest = terms.filter((term) => term !== 'always()');
-  return (always || !failed) && rest.every((term) => {
-    const match = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(term);
-    assert.ok(match, `if: term ${term} is not supported by this test's runner`);
-    const equal = lookup(match[1], context) === match[3];
-    return match[2] === '==' ? equal : !equal;
-  });
+  return (
+    (always || !failed) &&
+    rest.every((term) => {
+      const match = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(term);
+      assert.ok(match, `if: term ${term} is not supported by this test's runner`);
+      const equal = lookup(match[1], context) === match[3];
+      return match[2] === '==' ? equal : !equal;
+    })
+  );
 }
 
 interface StepRun {
@@ -120,7 +126,12 @@ function runAction(workspace: string, given: Record<string, string>): { steps: S
       npm_config_offline: 'true', // the tarball needs no registry
     };
     const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', substitute(step.run!, context)], { cwd: workspace, env });
-    const outputs = Object.fromEntries(readFileSync(githubOutput, 'utf8').split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const outputs = Object.fromEntries(
+      readFileSync(githubOutput, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     if (step.id) context.steps[step.id] = { outputs };
     steps.push({ step: name, ran: true, status: result.status, output: describeRun(name, result) });
     if (result.status !== 0) failed = true;
@@ -148,7 +159,12 @@ describe('action.yml', () => {
     }
     const uses = action.runs.steps.filter((s) => s.uses).map((s) => s.uses!.replace(/@.*/, ''));
     assert.deepEqual(uses, ['actions/setup-node', 'github/codeql-action/upload-sarif']);
-    console.log(`not run by this test (uses: steps): ${action.runs.steps.filter((s) => s.uses).map((s) => s.uses).join(', ')}`);
+    console.log(
+      `not run by this test (uses: steps): ${action.runs.steps
+        .filter((s) => s.uses)
+        .map((s) => s.uses)
+        .join(', ')}`,
+    );
   });
 
   test('on the example repository with sarif: the SARIF is written and would be uploaded, the audit fails the job', () => {
@@ -163,7 +179,10 @@ describe('action.yml', () => {
     assert.equal(context.steps.sarif.outputs.file, 'flux-job-guard.sarif');
     const sarif = JSON.parse(readFileSync(sarifFile, 'utf8')) as SarifLog;
     assert.equal(sarif.version, '2.1.0');
-    assert.ok(sarif.runs[0].results.some((result) => result.level === 'error'), 'error results in the SARIF');
+    assert.ok(
+      sarif.runs[0].results.some((result) => result.level === 'error'),
+      'error results in the SARIF',
+    );
     assert.deepEqual(stepNamed(steps, 'Upload SARIF to code scanning').with, { sarif_file: 'flux-job-guard.sarif', category: 'flux-job-guard' });
     const audit = stepNamed(steps, 'Audit');
     assert.equal(audit.status, 1, report);
@@ -175,9 +194,20 @@ describe('action.yml', () => {
     const workspace = tempRepo('fjg-action-ws-', {
       '.flux-job-guard.yaml': 'ttl:\n  required: 86400\n',
       'apps/job.yaml': [
-        'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: nightly-report', 'spec:',
-        '  # converges: the report is rebuilt from the same data; a second run overwrites it', '  ttlSecondsAfterFinished: 86400',
-        '  template:', '    spec:', '      restartPolicy: Never', '      containers:', '        - name: report', '          image: busybox:1.36', '',
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '  name: nightly-report',
+        'spec:',
+        '  # converges: the report is rebuilt from the same data; a second run overwrites it',
+        '  ttlSecondsAfterFinished: 86400',
+        '  template:',
+        '    spec:',
+        '      restartPolicy: Never',
+        '      containers:',
+        '        - name: report',
+        '          image: busybox:1.36',
+        '',
       ].join('\n'),
     });
     const { steps, failed } = runAction(workspace, { package: tarball, sarif: 'true', 'sarif-file': 'out.sarif' });
@@ -185,14 +215,20 @@ describe('action.yml', () => {
     assert.ok(!failed, report);
     assert.match(stepNamed(steps, 'Audit').output!, /^ok: 1 Job\(s\) in 1 file\(s\)/m);
     const sarif = JSON.parse(readFileSync(join(workspace, 'out.sarif'), 'utf8')) as SarifLog;
-    assert.deepEqual(sarif.runs[0].results.filter((result) => result.level === 'error'), []);
+    assert.deepEqual(
+      sarif.runs[0].results.filter((result) => result.level === 'error'),
+      [],
+    );
   });
 
   test('without sarif (the default) no SARIF step runs and nothing would be uploaded; args reach the audit', () => {
     const workspace = tempDir('fjg-action-ws-');
     cpSync(EXAMPLE, join(workspace, 'repo'), { recursive: true });
     const { steps, failed } = runAction(workspace, { package: tarball, path: 'repo', args: '--quiet --no-git' });
-    assert.deepEqual(steps.filter((s) => s.ran).map((s) => s.step), ['Install the flux-job-guard CLI', 'Audit']);
+    assert.deepEqual(
+      steps.filter((s) => s.ran).map((s) => s.step),
+      ['Install the flux-job-guard CLI', 'Audit'],
+    );
     assert.ok(!stepNamed(steps, 'Upload SARIF to code scanning').with, 'no upload');
     assert.ok(!existsSync(join(workspace, 'flux-job-guard.sarif')));
     const audit = stepNamed(steps, 'Audit');

@@ -218,7 +218,12 @@ describe('audit of the example repository', () => {
       assert.equal(location.artifactLocation.uri, f.file);
       assert.deepEqual(location.region, { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn });
     });
-    assert.deepEqual(only.results.map((r) => key(r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn)).sort(), EXPECTED_KEYS);
+    assert.deepEqual(
+      only.results
+        .map((r) => key(r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.locations[0].physicalLocation.region.startColumn))
+        .sort(),
+      EXPECTED_KEYS,
+    );
   });
 
   test('--quiet shows only the errors, and the same summary line', () => {
@@ -227,7 +232,12 @@ describe('audit of the example repository', () => {
     const out = run.stdout.trimEnd().split('\n');
     assert.equal(out[out.length - 1], EXAMPLE_SUMMARY_LINE);
     const shown = out.slice(0, -1).map((line) => TEXT_LINE.exec(line)!);
-    assert.deepEqual(shown.map((m) => key(m[5], m[1], Number(m[2]), Number(m[3]))).sort(), EXAMPLE_FINDINGS.filter((f) => f[4] === 'error').map(([r, f, l, c]) => key(r, f, l, c)).sort());
+    assert.deepEqual(
+      shown.map((m) => key(m[5], m[1], Number(m[2]), Number(m[3]))).sort(),
+      EXAMPLE_FINDINGS.filter((f) => f[4] === 'error')
+        .map(([r, f, l, c]) => key(r, f, l, c))
+        .sort(),
+    );
   });
 
   test('paths are relative to DIR with /, whatever the working directory and however DIR is written', () => {
@@ -247,7 +257,21 @@ describe('audit of the example repository', () => {
 // Small repositories
 // ---------------------------------------------------------------------------------------------
 
-const GOOD_JOB = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: nightly', 'spec:', '  # converges: the report overwrites yesterday\'s', '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      restartPolicy: Never', '      containers:', '        - name: report', '          image: app:1');
+const GOOD_JOB = lines(
+  'apiVersion: batch/v1',
+  'kind: Job',
+  'metadata:',
+  '  name: nightly',
+  'spec:',
+  "  # converges: the report overwrites yesterday's",
+  '  ttlSecondsAfterFinished: 86400',
+  '  template:',
+  '    spec:',
+  '      restartPolicy: Never',
+  '      containers:',
+  '        - name: report',
+  '          image: app:1',
+);
 const KEPT_JOB = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: import-v1', 'spec:', '  backoffLimit: 1');
 const JOB_3600 = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: hourly', 'spec:', '  # converges: idempotent', '  ttlSecondsAfterFinished: 3600');
 
@@ -273,7 +297,10 @@ describe('exit status and summary line on small repositories', () => {
     const run = cli(['audit', repo({ 'job.yaml': GOOD_JOB.replace("  # converges: the report overwrites yesterday's\n", '') }), '--format', 'json']);
     assert.equal(run.status, 0);
     const json = JSON.parse(run.stdout) as JsonOutput;
-    assert.deepEqual(json.findings.map((f) => [f.rule, f.severity]), [['ttl-convergence-note', 'warning']]);
+    assert.deepEqual(
+      json.findings.map((f) => [f.rule, f.severity]),
+      [['ttl-convergence-note', 'warning']],
+    );
     assert.deepEqual([json.summary.errors, json.summary.warnings], [0, 1]);
   });
 
@@ -307,7 +334,10 @@ describe('exit status and summary line on small repositories', () => {
     const run = cli(['audit', dir, '--format', 'json']);
     assert.equal(run.status, 1);
     const json = JSON.parse(run.stdout) as JsonOutput;
-    assert.deepEqual(json.findings.map((f) => [f.rule, f.file, f.line, f.column, f.endLine, f.endColumn]), [['contract-no-jobs', '.flux-job-guard.yaml', 3, 3, 3, 10]]);
+    assert.deepEqual(
+      json.findings.map((f) => [f.rule, f.file, f.line, f.column, f.endLine, f.endColumn]),
+      [['contract-no-jobs', '.flux-job-guard.yaml', 3, 3, 3, 10]],
+    );
   });
 });
 
@@ -316,7 +346,10 @@ describe('options', () => {
     const dir = repo({ 'jobs/hourly.yaml': JOB_3600, '.flux-job-guard.yaml': lines('ttl:', '  required: 60'), 'strict.yaml': lines('ttl:', '  required: 3600') });
     const plain = cli(['audit', dir, '--format', 'json']);
     assert.equal(plain.status, 1, 'negative control: the default contract requires 60');
-    assert.deepEqual((JSON.parse(plain.stdout) as JsonOutput).findings.map((f) => f.rule), ['ttl-unexpected-value']);
+    assert.deepEqual(
+      (JSON.parse(plain.stdout) as JsonOutput).findings.map((f) => f.rule),
+      ['ttl-unexpected-value'],
+    );
     const configured = cli(['audit', dir, '--config', join(dir, 'strict.yaml')]);
     assert.equal(configured.status, 0, configured.stdout);
     assert.match(configured.stdout, /^ok: 1 Job\(s\)/);
@@ -330,7 +363,7 @@ describe('options', () => {
     assert.equal(run.status, 0, run.stdout + run.stderr);
   });
 
-  test('--config: the contract\'s own findings are reported under its path relative to DIR', () => {
+  test("--config: the contract's own findings are reported under its path relative to DIR", () => {
     const dir = repo({ 'jobs/nightly.yaml': GOOD_JOB, 'ops/guard.yaml': lines('ttl:', '  requird: 3600') });
     const run = cli(['audit', dir, '--config', join(dir, 'ops', 'guard.yaml')]);
     assert.equal(run.status, 1);
@@ -388,7 +421,10 @@ describe('file names', () => {
   test('json and text give the path as it is; sarif gives a URI reference with every segment escaped', () => {
     const dir = repo({ 'jobs/a#1 b?.yaml': KEPT_JOB });
     const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
-    assert.deepEqual(json.findings.map((f) => f.file), ['jobs/a#1 b?.yaml']);
+    assert.deepEqual(
+      json.findings.map((f) => f.file),
+      ['jobs/a#1 b?.yaml'],
+    );
     assert.match(cli(['audit', dir]).stdout, /^jobs\/a#1 b\?\.yaml:5:1: error ttl-missing /);
     const sarif = JSON.parse(cli(['audit', dir, '--format', 'sarif']).stdout) as SarifOutput;
     assert.equal(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, 'jobs/a%231%20b%3F.yaml');
@@ -399,13 +435,19 @@ describe('file encodings', () => {
   test('a UTF-8 BOM is not a column: a finding on the first line of a file with a BOM', () => {
     const dir = repo({ 'job.yaml': '\uFEFF' + lines('kind: Job', 'apiVersion: batch/v1', 'metadata:', '  name: nospec') });
     const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
-    assert.deepEqual(json.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]), [['ttl-missing', 1, 7, 1, 10]]); // on `Job`
+    assert.deepEqual(
+      json.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]),
+      [['ttl-missing', 1, 7, 1, 10]],
+    ); // on `Job`
   });
   test('CRLF files: the same lines and columns as LF', () => {
     const text = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: crlf', 'spec:', '  ttlSecondsAfterFinished: "86400"');
     const lf = JSON.parse(cli(['audit', repo({ 'job.yaml': text }), '--format', 'json']).stdout) as JsonOutput;
     const crlf = JSON.parse(cli(['audit', repo({ 'job.yaml': text.replace(/\n/g, '\r\n') }), '--format', 'json']).stdout) as JsonOutput;
-    assert.deepEqual(lf.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]), [['ttl-invalid', 6, 28, 6, 35]]);
+    assert.deepEqual(
+      lf.findings.map((f) => [f.rule, f.line, f.column, f.endLine, f.endColumn]),
+      [['ttl-invalid', 6, 28, 6, 35]],
+    );
     assert.deepEqual(crlf.findings, lf.findings);
   });
 });
@@ -418,7 +460,10 @@ describe('columns count UTF-16 code units', () => {
 
   test('json', () => {
     const json = JSON.parse(cli(['audit', dir, '--format', 'json']).stdout) as JsonOutput;
-    assert.deepEqual(json.findings.map((f) => [f.rule, f.file, f.line, f.column, f.endLine, f.endColumn, f.job]), [['ttl-misplaced', 'job.yaml', 3, 32, 3, 55, '🚀-migrate']]);
+    assert.deepEqual(
+      json.findings.map((f) => [f.rule, f.file, f.line, f.column, f.endLine, f.endColumn, f.job]),
+      [['ttl-misplaced', 'job.yaml', 3, 32, 3, 55, '🚀-migrate']],
+    );
   });
   test('text', () => {
     const run = cli(['audit', dir]);
@@ -436,17 +481,26 @@ test('the audit gives the same output in worker threads as in one thread (exampl
   const repo = tempDir('fjg-threads-');
   for (let i = 0; i < 60; i++) {
     mkdirSync(join(repo, `apps/a${i}`), { recursive: true });
-    writeFileSync(join(repo, `apps/a${i}/job.yaml`), `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j${i}\nspec:\n  ttlSecondsAfterFinished: ${i % 3 === 0 ? 3600 : 86400}\n  template:\n    spec:\n      containers:\n        - name: c\n          command: ["sh", "-c", "echo \${X${i}} $$"]\n`);
+    writeFileSync(
+      join(repo, `apps/a${i}/job.yaml`),
+      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j${i}\nspec:\n  ttlSecondsAfterFinished: ${i % 3 === 0 ? 3600 : 86400}\n  template:\n    spec:\n      containers:\n        - name: c\n          command: ["sh", "-c", "echo \${X${i}} $$"]\n`,
+    );
     writeFileSync(join(repo, `apps/a${i}/cm.yaml`), i % 7 === 0 ? 'a: b\n c: d\n' : `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  X${i}: v\n`);
   }
-  writeFileSync(join(repo, 'flux.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      X1: one\n');
+  writeFileSync(
+    join(repo, 'flux.yaml'),
+    'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      X1: one\n',
+  );
   for (const dir of [EXAMPLE, repo]) {
     const one = run(dir, '1');
     const two = run(dir, '2');
     assert.equal(two.status, one.status);
     assert.equal(two.stdout, one.stdout);
     // A worker that dies mid-audit (here on purpose) hands its work back to the main thread.
-    const crashed = spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], { encoding: 'utf8', env: { ...process.env, FLUX_JOB_GUARD_TEST_CRASH_WORKER: '1' } });
+    const crashed = spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], {
+      encoding: 'utf8',
+      env: { ...process.env, FLUX_JOB_GUARD_TEST_CRASH_WORKER: '1' },
+    });
     assert.equal(crashed.stdout, one.stdout);
     assert.ok((JSON.parse(one.stdout) as JsonOutput).findings.length > 5, 'the comparison is over real findings');
   }

@@ -30,17 +30,37 @@ function complete(marked: string): string[] {
 describe('contract key completion', () => {
   const cases: Array<[string, string, string[]]> = [
     ['an empty file: the top-level keys, in the schema order', '|', ['jobs→jobs:@0-0', 'ttl→ttl:@0-0', 'serviceAccounts→serviceAccounts:@0-0', 'flux→flux:@0-0', 'rules→rules:@0-0']],
-    ['a key being typed under ttl: replaces the word', 'ttl:\n  requ|', ['required→required: @7-11', 'convergenceNote→convergenceNote: @7-11', 'noFinishTimeout→noFinishTimeout:@7-11', 'otherFinishTimeout→otherFinishTimeout:@7-11']],
-    ['a key that is there already (above) is not offered again', 'ttl:\n  required: 86400\n  |\n', ['convergenceNote→convergenceNote: @25-25', 'noFinishTimeout→noFinishTimeout:@25-25', 'otherFinishTimeout→otherFinishTimeout:@25-25']],
-    ['nor one below, nor one nested deeper elsewhere', 'ttl:\n  |\n  noFinishTimeout:\n    - file: a.yaml\n      reason: r\n  required: 1\n', ['convergenceNote→convergenceNote: @7-7', 'otherFinishTimeout→otherFinishTimeout:@7-7']],
+    [
+      'a key being typed under ttl: replaces the word',
+      'ttl:\n  requ|',
+      ['required→required: @7-11', 'convergenceNote→convergenceNote: @7-11', 'noFinishTimeout→noFinishTimeout:@7-11', 'otherFinishTimeout→otherFinishTimeout:@7-11'],
+    ],
+    [
+      'a key that is there already (above) is not offered again',
+      'ttl:\n  required: 86400\n  |\n',
+      ['convergenceNote→convergenceNote: @25-25', 'noFinishTimeout→noFinishTimeout:@25-25', 'otherFinishTimeout→otherFinishTimeout:@25-25'],
+    ],
+    [
+      'nor one below, nor one nested deeper elsewhere',
+      'ttl:\n  |\n  noFinishTimeout:\n    - file: a.yaml\n      reason: r\n  required: 1\n',
+      ['convergenceNote→convergenceNote: @7-7', 'otherFinishTimeout→otherFinishTimeout:@7-7'],
+    ],
     ['the rest of a list item: what the entry lacks', 'ttl:\n  noFinishTimeout:\n    - file: a.yaml\n      |', ['job→job: @49-49', 'reason→reason: @49-49']],
     ['a new list item: every key of an entry', 'ttl:\n  otherFinishTimeout:\n    - |', ['file→file: @33-33', 'job→job: @33-33', 'value→value: @33-33', 'reason→reason: @33-33']],
-    ['a list written at its key\'s indentation (compact)', 'serviceAccounts:\n  external:\n  - name: bot\n    |', ['namespace→namespace: @47-47', 'reason→reason: @47-47']],
-    ['the colon already written: only the key', 'flux:\n  stri|: true\n', ['substitution→substitution@8-12', 'strict→strict@8-12', 'roots→roots@8-12', 'sources→sources@8-12', 'substituteFrom→substituteFrom@8-12', 'variables→variables@8-12']],
-    ['the second document of a file is a mapping of its own', 'ttl:\n  required: 1\n---\nttl:\n  |', ['required→required: @30-30', 'convergenceNote→convergenceNote: @30-30', 'noFinishTimeout→noFinishTimeout:@30-30', 'otherFinishTimeout→otherFinishTimeout:@30-30']],
+    ["a list written at its key's indentation (compact)", 'serviceAccounts:\n  external:\n  - name: bot\n    |', ['namespace→namespace: @47-47', 'reason→reason: @47-47']],
+    [
+      'the colon already written: only the key',
+      'flux:\n  stri|: true\n',
+      ['substitution→substitution@8-12', 'strict→strict@8-12', 'roots→roots@8-12', 'sources→sources@8-12', 'substituteFrom→substituteFrom@8-12', 'variables→variables@8-12'],
+    ],
+    [
+      'the second document of a file is a mapping of its own',
+      'ttl:\n  required: 1\n---\nttl:\n  |',
+      ['required→required: @30-30', 'convergenceNote→convergenceNote: @30-30', 'noFinishTimeout→noFinishTimeout:@30-30', 'otherFinishTimeout→otherFinishTimeout:@30-30'],
+    ],
     ['CRLF line ends', 'ttl:\r\n  required: 1\r\n  |', ['convergenceNote→convergenceNote: @23-23', 'noFinishTimeout→noFinishTimeout:@23-23', 'otherFinishTimeout→otherFinishTimeout:@23-23']],
     // values from a closed list
-    ['a rule\'s severity', 'rules:\n  ttl-missing: |', ['error→error@22-22', 'warning→warning@22-22', 'info→info@22-22', 'off→off@22-22']],
+    ["a rule's severity", 'rules:\n  ttl-missing: |', ['error→error@22-22', 'warning→warning@22-22', 'info→info@22-22', 'off→off@22-22']],
     ['a substitution mode being typed', 'flux:\n  substitution: al|', ['auto→auto@22-24', 'always→always@22-24', 'never→never@22-24']],
     ['a boolean', 'flux:\n  strict: |\n', ['true→true@16-16', 'false→false@16-16']],
     // negative controls
@@ -57,7 +77,10 @@ describe('contract key completion', () => {
   test('under rules: every rule id but the ones set, each described, its docs linked', () => {
     const { text, offset } = cursor('rules:\n  ttl-missing: warning\n  |\n  yaml-syntax: off\n');
     const items = contractCompletions(text, offset, (rule) => `flux-job-guard-docs:/rules.md#${rule}`);
-    assert.deepEqual(items.map((item) => item.label), RULES.filter((rule) => rule !== 'ttl-missing' && rule !== 'yaml-syntax'));
+    assert.deepEqual(
+      items.map((item) => item.label),
+      RULES.filter((rule) => rule !== 'ttl-missing' && rule !== 'yaml-syntax'),
+    );
     assert.equal(items.length, RULES.length - 2);
     const undefinedItem = items.find((item) => item.label === 'flux-substitution-undefined')!;
     assert.equal(undefinedItem.insertText, 'flux-substitution-undefined: ');
@@ -65,9 +88,12 @@ describe('contract key completion', () => {
     assert.doesNotMatch(undefinedItem.documentation, /github\.com/);
   });
 
-  test('a value is described by the schema\'s enumDescriptions', () => {
+  test("a value is described by the schema's enumDescriptions", () => {
     const { text, offset } = cursor('rules:\n  ttl-missing: |');
-    assert.deepEqual(contractCompletions(text, offset).map((item) => item.documentation), ['Reported as an error: the audit fails.', 'Reported as a warning.', 'Reported as information.', 'Not reported.']);
+    assert.deepEqual(
+      contractCompletions(text, offset).map((item) => item.documentation),
+      ['Reported as an error: the audit fails.', 'Reported as a warning.', 'Reported as information.', 'Not reported.'],
+    );
   });
 });
 
@@ -77,7 +103,7 @@ describe('contract key hover', () => {
     return contractKeyHover(text, offset, (rule) => `docs:${rule}`);
   }
 
-  test('a key shows its description, over the key\'s exact span', () => {
+  test("a key shows its description, over the key's exact span", () => {
     const found = hover('ttl:\n  noFinish|Timeout:\n    - file: a.yaml\n');
     assert.deepEqual(found?.span, [7, 22]);
     assert.equal(found?.markdown, '**noFinishTimeout**\n\nJobs that must keep **no** `ttlSecondsAfterFinished`: their completed runs are evidence someone needs.');
@@ -102,7 +128,13 @@ describe('contract key hover', () => {
   });
 
   test('links to other documents of the repository site become plain text', () => {
-    assert.equal(withDocLinks('See [docs/contract.md](https://github.com/flux-job-guard/flux-job-guard/blob/main/docs/contract.md).', () => 'x'), 'See docs/contract.md.');
-    assert.equal(withDocLinks('[ttl-missing](https://github.com/flux-job-guard/flux-job-guard/blob/main/docs/rules.md#ttl-missing)', () => null), 'ttl-missing');
+    assert.equal(
+      withDocLinks('See [docs/contract.md](https://github.com/flux-job-guard/flux-job-guard/blob/main/docs/contract.md).', () => 'x'),
+      'See docs/contract.md.',
+    );
+    assert.equal(
+      withDocLinks('[ttl-missing](https://github.com/flux-job-guard/flux-job-guard/blob/main/docs/rules.md#ttl-missing)', () => null),
+      'ttl-missing',
+    );
   });
 });

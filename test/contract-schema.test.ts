@@ -84,7 +84,10 @@ describe('the contract schema validates contracts', () => {
 describe('the contract schema itself', () => {
   test('every object is closed: additionalProperties false', () => {
     const open = objectSchemas(schema).filter(({ schema: object }) => object.additionalProperties !== false);
-    assert.deepEqual(open.map(({ path }) => path), []);
+    assert.deepEqual(
+      open.map(({ path }) => path),
+      [],
+    );
   });
 
   test('every key has a description and a markdownDescription', () => {
@@ -141,7 +144,9 @@ describe('yaml-language-server picks the schema up for .flux-job-guard.yaml', ()
       for (const wake of waiters.splice(0)) wake();
     });
     const yamlSettings = { validate: true, hover: true, completion: true, format: { enable: false }, schemaStore: { enable: false, url: '' }, schemas: {}, customTags: [], yamlVersion: '1.2' };
-    connection.onRequest('workspace/configuration', (params: { items: Array<{ section?: string }> }) => params.items.map((item) => (item.section === 'yaml' ? yamlSettings : item.section === 'http' ? { proxy: '', proxyStrictSSL: false } : {})));
+    connection.onRequest('workspace/configuration', (params: { items: Array<{ section?: string }> }) =>
+      params.items.map((item) => (item.section === 'yaml' ? yamlSettings : item.section === 'http' ? { proxy: '', proxyStrictSSL: false } : {})),
+    );
     for (const method of ['client/registerCapability', 'client/unregisterCapability', 'window/workDoneProgress/create', 'window/showMessageRequest']) connection.onRequest(method, () => null);
     connection.listen();
     repo = tempRepo('fjg-yaml-ls-', { 'placeholder.txt': '' });
@@ -201,13 +206,17 @@ describe('yaml-language-server picks the schema up for .flux-job-guard.yaml', ()
     const other = pathToFileURL(join(repo, 'nested', '.flux-job-guard.yaml')).toString();
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: other, languageId: 'yaml', version: 1, text: '\n' } });
     const atTop = labels(await connection.sendRequest<Completion>('textDocument/completion', { textDocument: { uri: other }, position: { line: 0, character: 0 } }));
-    assert.deepEqual(['flux', 'jobs', 'rules', 'serviceAccounts', 'ttl'].filter((key) => !atTop.includes(key)), [], `top-level keys among ${atTop.join(', ')}`);
+    assert.deepEqual(
+      ['flux', 'jobs', 'rules', 'serviceAccounts', 'ttl'].filter((key) => !atTop.includes(key)),
+      [],
+      `top-level keys among ${atTop.join(', ')}`,
+    );
   });
 
   test('hover: a key shows its description', async () => {
     const uri = pathToFileURL(join(repo, '.flux-job-guard.yaml')).toString();
     const hover = await connection.sendRequest<{ contents: { value: string } | string } | null>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 4 } });
-    const text = typeof hover?.contents === 'string' ? hover.contents : hover?.contents.value ?? '';
+    const text = typeof hover?.contents === 'string' ? hover.contents : (hover?.contents.value ?? '');
     assert.match(text, /keep \*\*no\*\* `ttlSecondsAfterFinished`/, `hover on noFinishTimeout: ${text}`);
   });
 

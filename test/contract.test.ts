@@ -83,10 +83,23 @@ describe('loadContract: schema', () => {
     assert.equal(contract.convergenceNote, 'converges:');
     assert.deepEqual(
       contract.noFinishTimeout.map((e) => [e.list, e.file, e.job, e.reason]),
-      [['noFinishTimeout', 'kubernetes/flux/infrastructure/forgejo-users/repository-bootstrap.yaml', 'binjovi-repository-bootstrap-v1', 'The 40 indexed completions are the import evidence for the 40 repositories.']],
+      [
+        [
+          'noFinishTimeout',
+          'kubernetes/flux/infrastructure/forgejo-users/repository-bootstrap.yaml',
+          'binjovi-repository-bootstrap-v1',
+          'The 40 indexed completions are the import evidence for the 40 repositories.',
+        ],
+      ],
     );
-    assert.deepEqual(contract.otherFinishTimeout.map((e) => [e.file, e.job, e.value]), [['kubernetes/flux/infrastructure/argocd/manifest.yaml', 'argocd-redis-secret-init', 60]]);
-    assert.deepEqual(contract.externalAccounts.map((a) => [a.name, a.namespace]), [['platform-bot', 'bake']]);
+    assert.deepEqual(
+      contract.otherFinishTimeout.map((e) => [e.file, e.job, e.value]),
+      [['kubernetes/flux/infrastructure/argocd/manifest.yaml', 'argocd-redis-secret-init', 60]],
+    );
+    assert.deepEqual(
+      contract.externalAccounts.map((a) => [a.name, a.namespace]),
+      [['platform-bot', 'bake']],
+    );
     assert.equal(contract.strict, true);
     assert.equal(contract.substitution, 'auto');
     assert.deepEqual(contract.rules, { 'ttl-convergence-note': 'warning' });
@@ -97,58 +110,128 @@ describe('loadContract: schema', () => {
     { name: 'unknown top-level key, with a suggestion', text: lines('rulez:', '  ttl-missing: off'), range: [0, 0, 0, 5], message: 'Unknown key `rulez` (did you mean `rules`?).' },
     { name: 'unknown nested key, with a suggestion', text: lines('ttl:', '  requird: 3600'), range: [1, 2, 1, 9], message: 'Unknown key `ttl.requird` (did you mean `required`?).' },
     { name: 'unknown key without a close name', text: lines('colour: blue'), range: [0, 0, 0, 6], message: 'Unknown key `colour`.' },
-    { name: 'unknown key in a list entry', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      jobb: x', '      reason: r'), range: [3, 6, 3, 10], message: 'Unknown key `ttl.noFinishTimeout[0].jobb` (did you mean `job`?).' },
+    {
+      name: 'unknown key in a list entry',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      jobb: x', '      reason: r'),
+      range: [3, 6, 3, 10],
+      message: 'Unknown key `ttl.noFinishTimeout[0].jobb` (did you mean `job`?).',
+    },
     { name: 'ttl is not a mapping', text: lines('ttl: 5'), range: [0, 5, 0, 6], message: '`ttl` must be a mapping.' },
     { name: 'the root is not a mapping', text: lines('- a', '- b'), range: [0, 0, 2, 0], message: '`(root)` must be a mapping.' },
     { name: 'jobs.include is not a list', text: lines('jobs:', '  include: "k/**"'), range: [1, 11, 1, 17], message: '`jobs.include` must be a list.' },
     { name: 'a list item is not a string', text: lines('jobs:', '  exclude:', '    - 5'), range: [2, 6, 2, 7], message: '`jobs.exclude[0]` must be a string.' },
     { name: 'noFinishTimeout is not a list', text: lines('ttl:', '  noFinishTimeout: {}'), range: [1, 19, 1, 21], message: '`ttl.noFinishTimeout` must be a list.' },
     { name: 'an entry is not a mapping', text: lines('ttl:', '  noFinishTimeout:', '    - a.yaml'), range: [2, 6, 2, 12], message: '`ttl.noFinishTimeout[0]` must be a mapping.' },
-    { name: 'job is not a string', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      job: 5', '      reason: r'), range: [3, 11, 3, 12], message: '`ttl.noFinishTimeout[0].job` must be a string.' },
-    { name: 'an entry without file', text: lines('ttl:', '  noFinishTimeout:', '    - job: x', '      reason: r'), range: [2, 6, 2, 12], message: '`ttl.noFinishTimeout[0]` has no `file`: name the manifest the entry is about.' },
-    { name: 'an otherFinishTimeout entry without value', text: lines('ttl:', '  otherFinishTimeout:', '    - file: a.yaml', '      reason: r'), range: [2, 6, 2, 18], message: '`ttl.otherFinishTimeout[0]` has no `value`: say which finish timeout the Job keeps.' },
+    {
+      name: 'job is not a string',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      job: 5', '      reason: r'),
+      range: [3, 11, 3, 12],
+      message: '`ttl.noFinishTimeout[0].job` must be a string.',
+    },
+    {
+      name: 'an entry without file',
+      text: lines('ttl:', '  noFinishTimeout:', '    - job: x', '      reason: r'),
+      range: [2, 6, 2, 12],
+      message: '`ttl.noFinishTimeout[0]` has no `file`: name the manifest the entry is about.',
+    },
+    {
+      name: 'an otherFinishTimeout entry without value',
+      text: lines('ttl:', '  otherFinishTimeout:', '    - file: a.yaml', '      reason: r'),
+      range: [2, 6, 2, 18],
+      message: '`ttl.otherFinishTimeout[0]` has no `value`: say which finish timeout the Job keeps.',
+    },
     { name: 'a negative required value', text: lines('ttl:', '  required: -1'), range: [1, 12, 1, 14], message: '`ttl.required` must be a non-negative integer.' },
     { name: 'a non-integer required value', text: lines('ttl:', '  required: 1.5'), range: [1, 12, 1, 15], message: '`ttl.required` must be a non-negative integer.' },
     { name: 'a quoted required value', text: lines('ttl:', '  required: "3600"'), range: [1, 12, 1, 18], message: '`ttl.required` must be a non-negative integer.' },
     { name: 'a float written as an exponent', text: lines('ttl:', '  required: 8.64e4'), range: [1, 12, 1, 18], message: '`ttl.required` must be a non-negative integer.' },
-    { name: 'a negative otherFinishTimeout value', text: lines('ttl:', '  otherFinishTimeout:', '    - file: a.yaml', '      value: -5', '      reason: r'), range: [3, 13, 3, 15], message: '`ttl.otherFinishTimeout[0].value` must be a non-negative integer.' },
+    {
+      name: 'a negative otherFinishTimeout value',
+      text: lines('ttl:', '  otherFinishTimeout:', '    - file: a.yaml', '      value: -5', '      reason: r'),
+      range: [3, 13, 3, 15],
+      message: '`ttl.otherFinishTimeout[0].value` must be a non-negative integer.',
+    },
     { name: 'an empty convergence marker', text: lines('ttl:', '  convergenceNote: ""'), range: [1, 19, 1, 21], message: '`ttl.convergenceNote` must not be empty.' },
-    { name: 'file: with .. outside the repository', text: lines('ttl:', '  noFinishTimeout:', '    - file: k/../../x.yaml', '      reason: r'), range: [2, 12, 2, 26], message: '`ttl.noFinishTimeout[0].file` points outside the repository (k/../../x.yaml): entries name files inside it.' },
-    { name: 'file: an absolute path', text: lines('ttl:', '  noFinishTimeout:', '    - file: /etc/x.yaml', '      reason: r'), range: [2, 12, 2, 23], message: '`ttl.noFinishTimeout[0].file` points outside the repository (/etc/x.yaml): entries name files inside it.' },
-    { name: 'file: a glob', text: lines('ttl:', '  otherFinishTimeout:', '    - file: k/*.yaml', '      value: 60', '      reason: r'), range: [2, 12, 2, 20], message: '`ttl.otherFinishTimeout[0].file` must name one file, not a glob.' },
-    { name: 'file: empty', text: lines('ttl:', '  noFinishTimeout:', '    - file: ""', '      reason: r'), range: [2, 12, 2, 14], message: '`ttl.noFinishTimeout[0].file` is empty: name the manifest the entry is about.' },
+    {
+      name: 'file: with .. outside the repository',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: k/../../x.yaml', '      reason: r'),
+      range: [2, 12, 2, 26],
+      message: '`ttl.noFinishTimeout[0].file` points outside the repository (k/../../x.yaml): entries name files inside it.',
+    },
+    {
+      name: 'file: an absolute path',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: /etc/x.yaml', '      reason: r'),
+      range: [2, 12, 2, 23],
+      message: '`ttl.noFinishTimeout[0].file` points outside the repository (/etc/x.yaml): entries name files inside it.',
+    },
+    {
+      name: 'file: a glob',
+      text: lines('ttl:', '  otherFinishTimeout:', '    - file: k/*.yaml', '      value: 60', '      reason: r'),
+      range: [2, 12, 2, 20],
+      message: '`ttl.otherFinishTimeout[0].file` must name one file, not a glob.',
+    },
+    {
+      name: 'file: empty',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: ""', '      reason: r'),
+      range: [2, 12, 2, 14],
+      message: '`ttl.noFinishTimeout[0].file` is empty: name the manifest the entry is about.',
+    },
     { name: 'a malformed glob in include', text: lines('jobs:', '  include:', '    - "k/[z-a]"'), range: [2, 6, 2, 15], message: '`jobs.include[0]`: the glob "k/[z-a]" is malformed.' },
     { name: 'an unclosed brace in include', text: lines('jobs:', '  include:', '    - "k/{a,b"'), range: [2, 6, 2, 14], message: '`jobs.include[0]`: the glob "k/{a,b" is malformed.' },
-    { name: 'an include glob outside the repository', text: lines('jobs:', '  include:', '    - ../other/**'), range: [2, 6, 2, 17], message: '`jobs.include[0]`: the glob "../other/**" points outside the repository.' },
+    {
+      name: 'an include glob outside the repository',
+      text: lines('jobs:', '  include:', '    - ../other/**'),
+      range: [2, 6, 2, 17],
+      message: '`jobs.include[0]`: the glob "../other/**" points outside the repository.',
+    },
     { name: 'a key written twice', text: lines('ttl:', '  required: 3600', '  required: 60'), range: [2, 2, 2, 10], message: 'Key `ttl.required` is written twice.' },
     { name: 'a top-level key written twice', text: lines('jobs:', '  include: ["k/**"]', 'jobs:', '  exclude: []'), range: [2, 0, 2, 4], message: 'Key `jobs` is written twice.' },
-    { name: 'a key written twice in an entry', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      file: b.yaml', '      reason: r'), range: [3, 6, 3, 10], message: 'Key `ttl.noFinishTimeout[0].file` is written twice.' },
+    {
+      name: 'a key written twice in an entry',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml', '      file: b.yaml', '      reason: r'),
+      range: [3, 6, 3, 10],
+      message: 'Key `ttl.noFinishTimeout[0].file` is written twice.',
+    },
     { name: 'a rule written twice', text: lines('rules:', '  ttl-missing: off', '  ttl-missing: error'), range: [2, 2, 2, 13], message: 'Key `rules.ttl-missing` is written twice.' },
     { name: 'an unknown rule id, with a suggestion', text: lines('rules:', '  ttl-misng: off'), range: [1, 2, 1, 11], message: 'Unknown rule `rules.ttl-misng` (did you mean `ttl-missing`?).' },
     { name: 'an unknown severity', text: lines('rules:', '  ttl-missing: loud'), range: [1, 15, 1, 19], message: '`rules.ttl-missing` must be one of error, warning, info, off.' },
     { name: 'flux.strict not a boolean', text: lines('flux:', '  strict: yes'), range: [1, 10, 1, 13], message: '`flux.strict` must be true or false.' },
     { name: 'flux.substitution not a mode', text: lines('flux:', '  substitution: sometimes'), range: [1, 16, 1, 25], message: '`flux.substitution` must be one of auto, always, never.' },
-    { name: 'not YAML', text: lines('ttl:', '  required: [1, 2'), range: [2, 0, 2, 0], message: 'The contract file is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]' },
+    {
+      name: 'not YAML',
+      text: lines('ttl:', '  required: [1, 2'),
+      range: [2, 0, 2, 0],
+      message: 'The contract file is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    },
     { name: 'two documents', text: lines('ttl: {}', '---', 'jobs: {}'), range: [2, 0, 3, 0], message: 'The contract file must hold one YAML document.' },
-    { name: 'an entry without a reason', rule: 'contract-reason-missing', text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml'), range: [2, 6, 2, 18], message: '`ttl.noFinishTimeout[0]` has no reason: write down why this is an exception.' },
+    {
+      name: 'an entry without a reason',
+      rule: 'contract-reason-missing',
+      text: lines('ttl:', '  noFinishTimeout:', '    - file: a.yaml'),
+      range: [2, 6, 2, 18],
+      message: '`ttl.noFinishTimeout[0]` has no reason: write down why this is an exception.',
+    },
   ];
 
   for (const c of cases) {
     test(c.name, () => {
       const { findings } = load(c.text);
-      assert.deepEqual(findings.map((f) => ({ rule: f.rule, severity: f.severity, file: f.file, range: [f.range.start.line, f.range.start.character, f.range.end.line, f.range.end.character], message: f.message })), [
-        { rule: c.rule ?? 'contract-invalid', severity: 'error', file: CONTRACT, range: c.range, message: c.message },
-      ]);
+      assert.deepEqual(
+        findings.map((f) => ({ rule: f.rule, severity: f.severity, file: f.file, range: [f.range.start.line, f.range.start.character, f.range.end.line, f.range.end.character], message: f.message })),
+        [{ rule: c.rule ?? 'contract-invalid', severity: 'error', file: CONTRACT, range: c.range, message: c.message }],
+      );
     });
   }
 
   test('a file: that goes down and up again stays inside and is normalized (negative control of ..)', () => {
     const { contract, findings } = load(lines('ttl:', '  noFinishTimeout:', '    - file: ./k/sub/../import.yaml', '      reason: r'));
     assert.deepEqual(findings, []);
-    assert.deepEqual(contract.noFinishTimeout.map((e) => [e.file, e.fileAsWritten]), [['k/import.yaml', './k/sub/../import.yaml']]);
+    assert.deepEqual(
+      contract.noFinishTimeout.map((e) => [e.file, e.fileAsWritten]),
+      [['k/import.yaml', './k/sub/../import.yaml']],
+    );
   });
 
-  test('file: paths are relative to the contract file\'s folder', () => {
+  test("file: paths are relative to the contract file's folder", () => {
     const { contract, findings } = loadContract('ops/guard.yaml', lines('ttl:', '  noFinishTimeout:', '    - file: ../k/import.yaml', '      reason: r'), {}, RULE_IDS);
     assert.deepEqual(findings, []);
     assert.equal(contract.noFinishTimeout[0].file, 'k/import.yaml');
@@ -156,12 +239,20 @@ describe('loadContract: schema', () => {
 
   test('the rest of a contract still counts when one key is wrong', () => {
     const { contract, findings } = load(lines('ttl:', '  required: 3600', '  requird: 60', 'rules:', '  ttl-convergence-note: error'));
-    assert.deepEqual(findings.map((f) => f.message), ['Unknown key `ttl.requird` (did you mean `required`?).']);
+    assert.deepEqual(
+      findings.map((f) => f.message),
+      ['Unknown key `ttl.requird` (did you mean `required`?).'],
+    );
     assert.equal(contract.requiredTtl, 3600);
     assert.deepEqual(contract.rules, { 'ttl-convergence-note': 'error' });
   });
 
-  for (const [name, text] of [['an empty file', ''], ['a file with only comments', lines('# nothing yet')], ['a file with only ---', lines('---')], ['no file at all', undefined]] as const) {
+  for (const [name, text] of [
+    ['an empty file', ''],
+    ['a file with only comments', lines('# nothing yet')],
+    ['a file with only ---', lines('---')],
+    ['no file at all', undefined],
+  ] as const) {
     test(`${name}: every default applies`, () => {
       const { contract, findings } = load(text);
       assert.deepEqual(findings, []);
@@ -190,8 +281,18 @@ describe('loadContract: schema', () => {
 // ---------------------------------------------------------------------------------------------
 
 const IMPORT = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: import-v1', 'spec:', '  backoffLimit: 2');
-const IMPORT_WITH_TTL = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: import-v1', 'spec:', '  # converges: the import skips repositories that exist', '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2');
-const chart = (ttl: string) => lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: redis-init', 'spec:', '  # converges: the init only creates the secret when it is missing', `  ttlSecondsAfterFinished: ${ttl}`);
+const IMPORT_WITH_TTL = lines(
+  'apiVersion: batch/v1',
+  'kind: Job',
+  'metadata:',
+  '  name: import-v1',
+  'spec:',
+  '  # converges: the import skips repositories that exist',
+  '  ttlSecondsAfterFinished: 86400',
+  '  backoffLimit: 2',
+);
+const chart = (ttl: string) =>
+  lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: redis-init', 'spec:', '  # converges: the init only creates the secret when it is missing', `  ttlSecondsAfterFinished: ${ttl}`);
 const CONFIG = lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  A: "1"');
 const NIGHTLY = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: nightly', 'spec:', '  # converges: it only reads', '  ttlSecondsAfterFinished: 86400');
 
@@ -233,7 +334,9 @@ describe('contract-no-job', () => {
     assert.match(result.findings[0].message, /names k\/config\.yaml, which holds no Job resource/);
   });
   test('red: a file-wide entry names a file without a Job', async () => {
-    assert.deepEqual(await findingsOf({ ...BASE, [CONTRACT]: contractOf([...NFT_IMPORT, '    - file: k/config.yaml', '      reason: Settings.'], OFT_CHART) }), ['contract-no-job .flux-job-guard.yaml 5:12-5:25']);
+    assert.deepEqual(await findingsOf({ ...BASE, [CONTRACT]: contractOf([...NFT_IMPORT, '    - file: k/config.yaml', '      reason: Settings.'], OFT_CHART) }), [
+      'contract-no-job .flux-job-guard.yaml 5:12-5:25',
+    ]);
   });
   test('red: the job name is not in the file (reported on job:, naming the Jobs the file holds)', async () => {
     const result = await run({ ...BASE, [CONTRACT]: contractOf(['    - file: k/import.yaml', '      job: import-v2', NFT_IMPORT[2]], OFT_CHART) });
@@ -257,7 +360,7 @@ describe('contract-stale', () => {
     const result = await run({ ...BASE, 'k/import.yaml': IMPORT_WITH_TTL, [CONTRACT]: contractOf([NFT_IMPORT[0], NFT_IMPORT[2]], OFT_CHART) });
     assert.deepEqual(result.findings.map(where), ['contract-stale .flux-job-guard.yaml 2:12-2:25', 'ttl-forbidden k/import.yaml 6:2-6:25']);
   });
-  test('red: an otherFinishTimeout Job\'s value differs (reported on value:)', async () => {
+  test("red: an otherFinishTimeout Job's value differs (reported on value:)", async () => {
     const result = await run({ ...BASE, 'k/chart.yaml': chart('120') });
     assert.deepEqual(result.findings.map(where), ['contract-stale .flux-job-guard.yaml 8:13-8:15', 'ttl-unexpected-value k/chart.yaml 6:27-6:30']);
     assert.match(result.findings[0].message, /it allows 60, but Job "redis-init" sets 120/);
@@ -271,7 +374,21 @@ describe('contract-stale', () => {
 
 describe('contract-duplicate', () => {
   test('passing: two entries for two different Jobs of one file', async () => {
-    const pair = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: a', 'spec:', '  backoffLimit: 1', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: b', 'spec:', '  backoffLimit: 1');
+    const pair = lines(
+      'apiVersion: batch/v1',
+      'kind: Job',
+      'metadata:',
+      '  name: a',
+      'spec:',
+      '  backoffLimit: 1',
+      '---',
+      'apiVersion: batch/v1',
+      'kind: Job',
+      'metadata:',
+      '  name: b',
+      'spec:',
+      '  backoffLimit: 1',
+    );
     const contract = contractOf([...NFT_IMPORT, '    - file: k/pair.yaml', '      job: a', '      reason: Kept.', '    - file: k/pair.yaml', '      job: b', '      reason: Kept.'], OFT_CHART);
     const result = await run({ ...BASE, 'k/pair.yaml': pair, [CONTRACT]: contract });
     assert.deepEqual(result.findings.map(where), []);
@@ -295,13 +412,17 @@ describe('contract-duplicate', () => {
   test('red: the same missing file named twice', async () => {
     const gone = ['    - file: k/gone.yaml', '      reason: Gone.'];
     const result = await run({ ...BASE, [CONTRACT]: contractOf([...NFT_IMPORT, ...gone, ...gone], OFT_CHART) });
-    assert.deepEqual(result.findings.map(where), ['contract-file-missing .flux-job-guard.yaml 5:12-5:23', 'contract-duplicate .flux-job-guard.yaml 7:12-7:23', 'contract-file-missing .flux-job-guard.yaml 7:12-7:23']);
+    assert.deepEqual(result.findings.map(where), [
+      'contract-file-missing .flux-job-guard.yaml 5:12-5:23',
+      'contract-duplicate .flux-job-guard.yaml 7:12-7:23',
+      'contract-file-missing .flux-job-guard.yaml 7:12-7:23',
+    ]);
   });
 });
 
 describe('contract-reason-missing', () => {
   test('passing: every entry has a reason', async () => assert.deepEqual(await findingsOf(BASE), []));
-  test('red: no reason (reported on the entry\'s first line)', async () => {
+  test("red: no reason (reported on the entry's first line)", async () => {
     const result = await run({ ...BASE, [CONTRACT]: contractOf(NFT_IMPORT.slice(0, 2), OFT_CHART) });
     assert.deepEqual(result.findings.map(where), ['contract-reason-missing .flux-job-guard.yaml 2:6-2:25']);
     assert.match(result.findings[0].message, /`ttl\.noFinishTimeout\[0\]` has no reason/);
@@ -365,7 +486,9 @@ describe('contract-no-jobs', () => {
     assert.deepEqual(await findingsOf({ ...NO_JOBS, 'k/nightly.yaml': NIGHTLY, [CONTRACT]: lines('# the search', 'jobs:', '  include:', '    - k/**') }), []);
   });
   test('red: jobs.exclude removes every Job', async () => {
-    assert.deepEqual(await findingsOf({ ...NO_JOBS, 'k/nightly.yaml': NIGHTLY, [CONTRACT]: lines('jobs:', '  include:', '    - k/**', '  exclude:', '    - k/nightly.yaml') }), ['contract-no-jobs .flux-job-guard.yaml 1:2-1:9']);
+    assert.deepEqual(await findingsOf({ ...NO_JOBS, 'k/nightly.yaml': NIGHTLY, [CONTRACT]: lines('jobs:', '  include:', '    - k/**', '  exclude:', '    - k/nightly.yaml') }), [
+      'contract-no-jobs .flux-job-guard.yaml 1:2-1:9',
+    ]);
   });
   test('red: only patches and chart templates hold Jobs', async () => {
     const files = {
@@ -383,12 +506,18 @@ describe('rules: severity overrides in the audit', () => {
   const files = { 'k/nightly.yaml': lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: nightly', 'spec:', '  ttlSecondsAfterFinished: 86400') };
   test('default: ttl-convergence-note is a warning', async () => {
     const result = await run(files);
-    assert.deepEqual(result.findings.map((f) => [f.rule, f.severity]), [['ttl-convergence-note', 'warning']]);
+    assert.deepEqual(
+      result.findings.map((f) => [f.rule, f.severity]),
+      [['ttl-convergence-note', 'warning']],
+    );
     assert.deepEqual([result.summary.errors, result.summary.warnings], [0, 1]);
   });
   test('raised to error', async () => {
     const result = await run({ ...files, [CONTRACT]: lines('rules:', '  ttl-convergence-note: error') });
-    assert.deepEqual(result.findings.map((f) => [f.rule, f.severity]), [['ttl-convergence-note', 'error']]);
+    assert.deepEqual(
+      result.findings.map((f) => [f.rule, f.severity]),
+      [['ttl-convergence-note', 'error']],
+    );
     assert.deepEqual([result.summary.errors, result.summary.warnings], [1, 0]);
   });
   test('turned off', async () => {
@@ -396,8 +525,14 @@ describe('rules: severity overrides in the audit', () => {
     assert.deepEqual(result.findings, []);
   });
   test('a contract rule can be lowered too', async () => {
-    const result = await run({ ...files, [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: k/gone.yaml', '      reason: r', 'rules:', '  contract-file-missing: info', '  ttl-convergence-note: off') });
-    assert.deepEqual(result.findings.map((f) => [f.rule, f.severity]), [['contract-file-missing', 'info']]);
+    const result = await run({
+      ...files,
+      [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: k/gone.yaml', '      reason: r', 'rules:', '  contract-file-missing: info', '  ttl-convergence-note: off'),
+    });
+    assert.deepEqual(
+      result.findings.map((f) => [f.rule, f.severity]),
+      [['contract-file-missing', 'info']],
+    );
     assert.equal(result.summary.errors, 0);
   });
 });
@@ -414,7 +549,10 @@ describe('contract quick fixes', () => {
     assert.ok(finding, `a ${rule} finding`);
     const fix = finding.fixes?.find((candidate) => candidate.title === title);
     assert.ok(fix, `fix "${title}" among ${JSON.stringify(finding.fixes?.map((f) => f.title))}`);
-    const text = applyFileEdits(files[CONTRACT], fix.edits.filter((edit) => edit.file === CONTRACT));
+    const text = applyFileEdits(
+      files[CONTRACT],
+      fix.edits.filter((edit) => edit.file === CONTRACT),
+    );
     return { text, after: await findingsOf({ ...files, [CONTRACT]: text }) };
   }
 

@@ -91,8 +91,13 @@ test('the CLI audits every corpus repository: no crash, exit 0 or 1, yaml-syntax
       if (!bad && syntax.has(file)) problems.push(`${repo}: ${file} parses but has a yaml-syntax finding`);
     }
     problems.push(...compareWithTriage(triage, repo, report.findings));
-    const rules = [...counts].sort().map(([rule, n]) => `${rule}=${n}`).join(' ');
-    console.log(`corpus ${repo}: exit ${status}, ${report.summary.jobs} Job(s) in ${report.summary.files} file(s), ${report.summary.errors} error(s), ${report.summary.warnings} warning(s); ${rules || 'no finding'}`);
+    const rules = [...counts]
+      .sort()
+      .map(([rule, n]) => `${rule}=${n}`)
+      .join(' ');
+    console.log(
+      `corpus ${repo}: exit ${status}, ${report.summary.jobs} Job(s) in ${report.summary.files} file(s), ${report.summary.errors} error(s), ${report.summary.warnings} warning(s); ${rules || 'no finding'}`,
+    );
   }
   assert.deepEqual(problems, []);
 });

@@ -87,7 +87,17 @@ describe('disable-next-line directives', () => {
 
   test('a directive in a script a generator reads silences a substitution finding there', async () => {
     const kustomization = lines('apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'configMapGenerator:', '  - name: scripts', '    files:', '      - run.sh');
-    const flux = lines('apiVersion: kustomize.toolkit.fluxcd.io/v1', 'kind: Kustomization', 'metadata:', '  name: apps', 'spec:', '  path: ./apps', '  postBuild:', '    substitute:', '      DOMAIN: example.org');
+    const flux = lines(
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+      'kind: Kustomization',
+      'metadata:',
+      '  name: apps',
+      'spec:',
+      '  path: ./apps',
+      '  postBuild:',
+      '    substitute:',
+      '      DOMAIN: example.org',
+    );
     const files = (script: string) => ({ 'clusters/main/apps.yaml': flux, 'apps/kustomization.yaml': kustomization, 'apps/run.sh': script });
     assert.deepEqual(await findingsOf(files(lines('#!/bin/sh', 'echo ${HOME}')), 'apps/run.sh'), ['flux-substitution-undefined 1:5-1:12'], 'negative control');
     assert.deepEqual(await findingsOf(files(lines('#!/bin/sh', `# ${DIRECTIVE} flux-substitution-undefined -- HOME is empty and that is fine`, 'echo ${HOME}')), 'apps/run.sh'), []);
@@ -116,11 +126,43 @@ describe('the "Disable for this line" fix', () => {
   });
 
   test('is not offered inside a block scalar, where a comment line would change the value', async () => {
-    const script = lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '  # converges: idempotent', '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      restartPolicy: Never', '      containers:', '        - name: main', '          image: app:1', '          args:', '            - |', '              if true; then', '                url: ${UNDEFINED}', '              fi');
-    const flux = lines('apiVersion: kustomize.toolkit.fluxcd.io/v1', 'kind: Kustomization', 'metadata:', '  name: apps', 'spec:', '  path: ./kubernetes/apps', '  postBuild:', '    substitute:', '      DOMAIN: example.org');
+    const script = lines(
+      'apiVersion: batch/v1',
+      'kind: Job',
+      'metadata:',
+      '  name: migrate',
+      'spec:',
+      '  # converges: idempotent',
+      '  ttlSecondsAfterFinished: 86400',
+      '  template:',
+      '    spec:',
+      '      restartPolicy: Never',
+      '      containers:',
+      '        - name: main',
+      '          image: app:1',
+      '          args:',
+      '            - |',
+      '              if true; then',
+      '                url: ${UNDEFINED}',
+      '              fi',
+    );
+    const flux = lines(
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+      'kind: Kustomization',
+      'metadata:',
+      '  name: apps',
+      'spec:',
+      '  path: ./kubernetes/apps',
+      '  postBuild:',
+      '    substitute:',
+      '      DOMAIN: example.org',
+    );
     const findings = await editorOf({ [FILE]: script, 'clusters/main/apps.yaml': flux }, FILE);
     const undefinedVar = findings.find((f) => f.rule === 'flux-substitution-undefined');
     assert.ok(undefinedVar, 'negative control: the finding is there');
-    assert.deepEqual(undefinedVar.fixes!.filter((fix) => fix.title.startsWith('Disable')), []);
+    assert.deepEqual(
+      undefinedVar.fixes!.filter((fix) => fix.title.startsWith('Disable')),
+      [],
+    );
   });
 });

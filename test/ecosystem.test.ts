@@ -6,8 +6,21 @@ import { test } from 'node:test';
 import type { JsonFinding } from '../server/src/cli/formats';
 import { compareWithTriage, draftEntries, Triage } from './ecosystem/triage';
 
-const finding = (line: number, rule = 'flux-substitution-undefined'): JsonFinding => ({ rule, severity: 'error', file: 'a.yaml', line, column: 3, endLine: line, endColumn: 9, job: null, message: 'm' });
-const triage = (verdict: 'true' | 'false', lines = [4]): Triage => ({ rules: ['flux-', 'kustomize-reference'], entries: [{ repo: 'r', file: 'a.yaml', rule: 'flux-substitution-undefined', lines, verdict, reason: 'why' }] });
+const finding = (line: number, rule = 'flux-substitution-undefined'): JsonFinding => ({
+  rule,
+  severity: 'error',
+  file: 'a.yaml',
+  line,
+  column: 3,
+  endLine: line,
+  endColumn: 9,
+  job: null,
+  message: 'm',
+});
+const triage = (verdict: 'true' | 'false', lines = [4]): Triage => ({
+  rules: ['flux-', 'kustomize-reference'],
+  entries: [{ repo: 'r', file: 'a.yaml', rule: 'flux-substitution-undefined', lines, verdict, reason: 'why' }],
+});
 
 test('agreement: every finding in scope triaged true, every true one still reported; rules out of scope are ignored', () => {
   assert.deepEqual(compareWithTriage(triage('true'), 'r', [finding(4), finding(9, 'ttl-missing')]), []);
@@ -22,8 +35,11 @@ test('red: an untriaged finding, a finding triaged false, a true finding that di
 
 test('drafts: untriaged findings grouped per file and rule, never judged', () => {
   const drafts = draftEntries(triage('true'), 'r', [finding(4), finding(5), finding(6), finding(8, 'kustomize-reference')]);
-  assert.deepEqual(drafts.map((d) => [d.rule, d.lines, d.verdict, d.reason.startsWith('UNTRIAGED')]), [
-    ['flux-substitution-undefined', [5, 6], 'false', true],
-    ['kustomize-reference', [8], 'false', true],
-  ]);
+  assert.deepEqual(
+    drafts.map((d) => [d.rule, d.lines, d.verdict, d.reason.startsWith('UNTRIAGED')]),
+    [
+      ['flux-substitution-undefined', [5, 6], 'false', true],
+      ['kustomize-reference', [8], 'false', true],
+    ],
+  );
 });

@@ -27,7 +27,10 @@ const NO_TTL = JOB.replace(/ {2}# converges.*\n {2}ttlSecondsAfterFinished: 8640
 describe('the lens on every Job', () => {
   test('a Job with a TTL: re-created about TTL (rounded up to the interval) after it finishes, by which Kustomization, how often', async () => {
     const r = await repo();
-    assert.deepEqual(lenses(r, JOB_PATH).map((lens) => [lens.span, lens.title]), [[[0, JOB.length - 1], 're-created about 24 h after it finishes — Kustomization apps, every 1h']]);
+    assert.deepEqual(
+      lenses(r, JOB_PATH).map((lens) => [lens.span, lens.title]),
+      [[[0, JOB.length - 1], 're-created about 24 h after it finishes — Kustomization apps, every 1h']],
+    );
     const hourly = await repo({ [JOB_PATH]: JOB.replace('86400', '1800') });
     assert.equal(lenses(hourly, JOB_PATH)[0].title, 're-created about 1 h after it finishes — Kustomization apps, every 1h', 'a TTL under the interval waits for the next reconcile');
   });
@@ -45,13 +48,25 @@ describe('the lens on every Job', () => {
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n---\n${JOB}---\n${NO_TTL.replace('name: report', 'name: second')}`;
     const r = await repo({ [JOB_PATH]: text });
     const found = lenses(r, JOB_PATH);
-    assert.deepEqual(found.map((lens) => [lens.name, text.slice(lens.span[0], lens.span[0] + 20)]), [['report', 'apiVersion: batch/v1'], ['second', 'apiVersion: batch/v1']]);
-    assert.deepEqual(found.map((lens) => lens.ttlKeySpan && text.slice(...lens.ttlKeySpan)), ['ttlSecondsAfterFinished', null]);
+    assert.deepEqual(
+      found.map((lens) => [lens.name, text.slice(lens.span[0], lens.span[0] + 20)]),
+      [
+        ['report', 'apiVersion: batch/v1'],
+        ['second', 'apiVersion: batch/v1'],
+      ],
+    );
+    assert.deepEqual(
+      found.map((lens) => lens.ttlKeySpan && text.slice(...lens.ttlKeySpan)),
+      ['ttlSecondsAfterFinished', null],
+    );
   });
 
   test('a Job nothing applies: said so (negative control)', async () => {
     const r = await repo();
-    assert.deepEqual(lenses(r, 'archive/job.yaml').map((lens) => lens.title), [NOT_APPLIED]);
+    assert.deepEqual(
+      lenses(r, 'archive/job.yaml').map((lens) => lens.title),
+      [NOT_APPLIED],
+    );
   });
 
   test("the explanation: the TTL hover's text where there is a TTL, else why the Job is not re-created", async () => {
@@ -60,13 +75,19 @@ describe('the lens on every Job', () => {
     assert.equal(explained, hoverAt(r.index, r.contract, JOB_PATH, JOB, JOB.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown, "exactly the TTL hover's text");
     assert.match(explained, /Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h, prune true\./);
     const bare = await repo({ [JOB_PATH]: NO_TTL });
-    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK), /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s);
+    assert.match(
+      jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK),
+      /It sets no ttlSecondsAfterFinished\. The finished Job stays.*Applied by Kustomization `apps` \(clusters\/home\/apps\.yaml:2\), interval 1h\.$/s,
+    );
     const unapplied = jobCycleExplanation(r.index, r.contract, 'archive/job.yaml', ARCHIVED, lenses(r, 'archive/job.yaml')[0], LINK);
     assert.equal(unapplied, hoverAt(r.index, r.contract, 'archive/job.yaml', ARCHIVED, ARCHIVED.indexOf('ttlSecondsAfterFinished'), LINK)!.markdown);
     assert.match(unapplied, /No Flux Kustomization in this repository applies this Job/);
     const archived = ARCHIVED.replace(/ {2}# converges.*\n {2}ttlSecondsAfterFinished: 86400\n/, '');
     const dead = await repo({ 'archive/job.yaml': archived });
-    assert.match(jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0], LINK), /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/);
+    assert.match(
+      jobCycleExplanation(dead.index, dead.contract, 'archive/job.yaml', archived, lenses(dead, 'archive/job.yaml')[0], LINK),
+      /^\*\*Job old-report\*\*: no Flux Kustomization applies this Job\.\n\nNo live Flux Kustomization in this repository applies archive\/job\.yaml/,
+    );
   });
 });
 
@@ -84,7 +105,10 @@ describe('resources of a file (the outline)', () => {
 
   test('a document without metadata.name selects its kind; one without kind is no resource', () => {
     const text = 'kind: Namespace\n---\n# only a comment\nfoo: bar\n';
-    assert.deepEqual(resourcesIn(text).map((resource) => [resource.kind, resource.name, text.slice(...resource.selectionSpan)]), [['Namespace', null, 'Namespace']]);
+    assert.deepEqual(
+      resourcesIn(text).map((resource) => [resource.kind, resource.name, text.slice(...resource.selectionSpan)]),
+      [['Namespace', null, 'Namespace']],
+    );
   });
 
   test('the cache computes only the documents that changed, and shifts the rest into place', () => {
@@ -99,7 +123,10 @@ describe('resources of a file (the outline)', () => {
     const after = before.replace('name: report\n', 'name: reporter\n');
     const found = cache.of(after);
     assert.equal(computed, 3, 'the second document is only moved');
-    assert.deepEqual(found.map((resource) => after.slice(...resource.selectionSpan)), ['reporter', 'second']);
+    assert.deepEqual(
+      found.map((resource) => after.slice(...resource.selectionSpan)),
+      ['reporter', 'second'],
+    );
   });
 });
 
@@ -131,7 +158,10 @@ describe('workspace symbols', () => {
       reads++;
       return r.read(path);
     };
-    const brief = async (query: string) => (await jobs.find(r.index, r.contract, query, read)).map((item) => `${item.name} ${item.file} ${item.range!.start.line}:${item.range!.start.character}-${item.range!.end.character} ${item.container}`);
+    const brief = async (query: string) =>
+      (await jobs.find(r.index, r.contract, query, read)).map(
+        (item) => `${item.name} ${item.file} ${item.range!.start.line}:${item.range!.start.character}-${item.range!.end.character} ${item.container}`,
+      );
     assert.deepEqual(await brief('rep'), ['report apps/job.yaml 3:8-14 Job ← Kustomization apps', 'infra-report infra/job.yaml 3:8-20 Job ← Kustomization infra']);
     const first = reads;
     assert.deepEqual(await brief('infra'), ['infra-report infra/job.yaml 3:8-20 Job ← Kustomization infra']);

@@ -81,7 +81,10 @@ describe('completion after ${', () => {
     const cursor = at(text, '${dir', 5);
     const found = complete(r, SCRIPT_PATH, text, cursor)!;
     assert.equal(place(text, found.replace), '1:47-50');
-    assert.deepEqual(found.names.map((n) => n.name), ['CLUSTER_NAME', 'DB_PASSWORD', 'LONG_TEXT', 'TIMEZONE']);
+    assert.deepEqual(
+      found.names.map((n) => n.name),
+      ['CLUSTER_NAME', 'DB_PASSWORD', 'LONG_TEXT', 'TIMEZONE'],
+    );
     assert.deepEqual(found.escape, { dollar: cursor - 5, label: '$${dir}' });
   });
 
@@ -112,11 +115,7 @@ describe('completion after ${', () => {
 });
 
 describe('references', () => {
-  const CLUSTER_NAME = [
-    'def clusters/home/apps.yaml 12:6-18',
-    `use ${JOB_PATH} ${COMMAND}:45-57`,
-    `use ${SCRIPT_PATH} 1:8-20`,
-  ];
+  const CLUSTER_NAME = ['def clusters/home/apps.yaml 12:6-18', `use ${JOB_PATH} ${COMMAND}:45-57`, `use ${SCRIPT_PATH} 1:8-20`];
 
   test('from a use: the substitute: key and every use in what `apps` builds (a script a generator reads too); never the YAML comment, never the archived Job', async () => {
     const r = await repo();
@@ -132,7 +131,10 @@ describe('references', () => {
   test('a ConfigMap key and a SOPS-encrypted Secret key (the key name is plain in the file)', async () => {
     const r = await repo();
     assert.deepEqual(await references(r, 'clusters/home/cluster-settings.yaml', at(SETTINGS, 'TIMEZONE', 1)), ['def clusters/home/cluster-settings.yaml 6:2-10', `use ${JOB_PATH} 15:41-49`]);
-    assert.deepEqual(await references(r, 'clusters/home/cluster-secrets.sops.yaml', at(SECRETS, 'DB_PASSWORD')), ['def clusters/home/cluster-secrets.sops.yaml 6:2-13', `use ${JOB_PATH} ${COMMAND}:61-72`]);
+    assert.deepEqual(await references(r, 'clusters/home/cluster-secrets.sops.yaml', at(SECRETS, 'DB_PASSWORD')), [
+      'def clusters/home/cluster-secrets.sops.yaml 6:2-13',
+      `use ${JOB_PATH} ${COMMAND}:61-72`,
+    ]);
   });
 
   test("the contract's flux.variables entry is a definition", async () => {
@@ -150,7 +152,15 @@ describe('references', () => {
       [`clusters/${name}/apps.yaml`]: kustomization('apps', './apps', '  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: cluster-settings}\n'),
       [`clusters/${name}/cluster-settings.yaml`]: SETTINGS.replace('Europe/Paris', value),
     });
-    const r = await repo({ ...Object.fromEntries(Object.keys(FILES).filter((f) => f.startsWith('clusters/')).map((f) => [f, undefined])), ...cluster('home', 'Europe/Paris'), ...cluster('work', 'UTC') });
+    const r = await repo({
+      ...Object.fromEntries(
+        Object.keys(FILES)
+          .filter((f) => f.startsWith('clusters/'))
+          .map((f) => [f, undefined]),
+      ),
+      ...cluster('home', 'Europe/Paris'),
+      ...cluster('work', 'UTC'),
+    });
     const expected = ['def clusters/home/cluster-settings.yaml 6:2-10', 'def clusters/work/cluster-settings.yaml 6:2-10', `use ${JOB_PATH} 15:41-49`];
     assert.deepEqual(await references(r, 'clusters/work/cluster-settings.yaml', at(SETTINGS, 'TIMEZONE', 1)), expected, 'from one cluster');
     assert.deepEqual(await references(r, JOB_PATH, at(JOB, '${TIMEZONE}', 3)), expected, 'from the shared use');
@@ -181,7 +191,10 @@ describe('rename', () => {
 
   test('prepareRename: the name under the cursor, or why not', async () => {
     const r = await repo();
-    assert.deepEqual(prepareVariableRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, '${CLUSTER_NAME}', 8, 1)), { span: [at(JOB, '${CLUSTER_NAME}', 2, 1), at(JOB, '${CLUSTER_NAME}', 14, 1)], name: 'CLUSTER_NAME' });
+    assert.deepEqual(prepareVariableRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, '${CLUSTER_NAME}', 8, 1)), {
+      span: [at(JOB, '${CLUSTER_NAME}', 2, 1), at(JOB, '${CLUSTER_NAME}', 14, 1)],
+      name: 'CLUSTER_NAME',
+    });
     assert.deepEqual(prepareVariableRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, 'alpine')), { error: NOT_A_VARIABLE });
   });
 
@@ -213,8 +226,12 @@ describe('rename', () => {
       const result = await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, bad, r.read);
       assert.match('error' in result ? result.error : '', /Flux rejects this name: '.*' var name is invalid, must match/, bad);
     }
-    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'TIMEZONE', r.read), { error: 'TIMEZONE is already defined for Kustomization "apps" (ConfigMap cluster-settings): the two variables would become one.' });
-    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'UNSET', r.read), { error: '${UNSET} is already used in apps/job.yaml by the same Kustomizations: the two variables would become one.' });
+    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'TIMEZONE', r.read), {
+      error: 'TIMEZONE is already defined for Kustomization "apps" (ConfigMap cluster-settings): the two variables would become one.',
+    });
+    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'UNSET', r.read), {
+      error: '${UNSET} is already used in apps/job.yaml by the same Kustomizations: the two variables would become one.',
+    });
     // A name only another Kustomization's files use is free here.
     assert.ok(!('error' in (await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'INFRA_ONLY', r.read))));
   });

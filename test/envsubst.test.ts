@@ -6,14 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  envsubst,
-  EnvsubstResult,
-  ExpressionOccurrence,
-  scanSubstitutions,
-  validateVarName,
-  VALID_VAR_NAME,
-} from '../server/src/engine/flux/envsubst';
+import { envsubst, EnvsubstResult, ExpressionOccurrence, scanSubstitutions, validateVarName, VALID_VAR_NAME } from '../server/src/engine/flux/envsubst';
 import { runEnvsubst } from '../server/src/cli/envsubst-command';
 
 interface Vector {
@@ -26,11 +19,9 @@ interface Vector {
 
 const vectors = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Vector[];
 
-const lookupIn = (vars: Record<string, string>) => (name: string) =>
-  Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined;
+const lookupIn = (vars: Record<string, string>) => (name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? vars[name] : undefined);
 
-const run = (v: Pick<Vector, 'input' | 'vars' | 'strict'>): EnvsubstResult =>
-  envsubst(v.input, lookupIn(v.vars), { strict: v.strict });
+const run = (v: Pick<Vector, 'input' | 'vars' | 'strict'>): EnvsubstResult => envsubst(v.input, lookupIn(v.vars), { strict: v.strict });
 
 /** Null when `result` is what the vector expects, else what differs. */
 function mismatch(v: Vector, result: EnvsubstResult): string | null {
@@ -71,9 +62,18 @@ describe('negative controls: the checks can fail', () => {
   });
 
   test('$$ is not left alone, and strictness matters', () => {
-    assert.notDeepEqual(envsubst('$$', () => undefined, { strict: false }), { ok: true, output: '$$' });
-    assert.deepEqual(envsubst('$$', () => undefined, { strict: false }), { ok: true, output: '$' });
-    assert.notDeepEqual(envsubst('${HOME}', () => undefined, { strict: true }), envsubst('${HOME}', () => undefined, { strict: false }));
+    assert.notDeepEqual(
+      envsubst('$$', () => undefined, { strict: false }),
+      { ok: true, output: '$$' },
+    );
+    assert.deepEqual(
+      envsubst('$$', () => undefined, { strict: false }),
+      { ok: true, output: '$' },
+    );
+    assert.notDeepEqual(
+      envsubst('${HOME}', () => undefined, { strict: true }),
+      envsubst('${HOME}', () => undefined, { strict: false }),
+    );
   });
 
   test('an offset off by one is detected', () => {
@@ -181,11 +181,14 @@ describe('scanSubstitutions', () => {
     ['😀é ${X}', [expr(4, 8, 'X')]],
     ['a $ b', [{ kind: 'bare-dollar', start: 2, end: 3 }]],
     ['$', [{ kind: 'bare-dollar', start: 0, end: 1 }]],
-    ['$HOME $(date) $$1', [
-      { kind: 'bare-dollar', start: 0, end: 1 },
-      { kind: 'bare-dollar', start: 6, end: 7 },
-      { kind: 'escape', start: 14, end: 16, next: '1' },
-    ]],
+    [
+      '$HOME $(date) $$1',
+      [
+        { kind: 'bare-dollar', start: 0, end: 1 },
+        { kind: 'bare-dollar', start: 6, end: 7 },
+        { kind: 'escape', start: 14, end: 16, next: '1' },
+      ],
+    ],
     ['${#X} ${X#*.} ${X//a/b} ${X^^}', [expr(0, 5, 'X', '#'), expr(6, 13, 'X', '#'), expr(14, 23, 'X', '//'), expr(24, 30, 'X', '^^')]],
     ['${X:+a} ${X=b}', [expr(0, 7, 'X', ':+'), expr(8, 14, 'X', '=')]],
     // After an error the scan resumes where the lexer stopped.
@@ -278,7 +281,10 @@ describe('flux-job-guard envsubst', () => {
 describe('large inputs (explicit stacks, linear scans)', () => {
   test('100,000 $ characters', () => {
     const text = '$'.repeat(100_000);
-    assert.deepEqual(envsubst(text, () => undefined, { strict: true }), { ok: true, output: '$'.repeat(50_000) });
+    assert.deepEqual(
+      envsubst(text, () => undefined, { strict: true }),
+      { ok: true, output: '$'.repeat(50_000) },
+    );
     assert.equal(scanSubstitutions(text).length, 50_000);
     const mixed = '$ ${ '.repeat(25_000); // a lone $, then `${ ` (a syntax error), over and over
     assert.equal(envsubst(mixed, () => undefined, { strict: false }).ok, false);
@@ -288,20 +294,32 @@ describe('large inputs (explicit stacks, linear scans)', () => {
   test('10,000 nested defaults', () => {
     const depth = 10_000;
     const text = '${A:-'.repeat(depth) + 'x' + '}'.repeat(depth);
-    assert.deepEqual(envsubst(text, () => undefined, { strict: true }), { ok: true, output: 'x' });
+    assert.deepEqual(
+      envsubst(text, () => undefined, { strict: true }),
+      { ok: true, output: 'x' },
+    );
     const [top] = scanSubstitutions(text);
     assert.equal(top.kind === 'expression' && top.end, text.length);
     const unterminated = '${A:-'.repeat(depth) + 'x';
-    assert.deepEqual(envsubst(unterminated, () => undefined, { strict: false }), {
-      ok: false,
-      error: 'unable to parse substitution within function',
-    });
+    assert.deepEqual(
+      envsubst(unterminated, () => undefined, { strict: false }),
+      {
+        ok: false,
+        error: 'unable to parse substitution within function',
+      },
+    );
   });
 });
 
 test('the bin itself: `flux-job-guard envsubst` over stdin reproduces every shared vector (output, error text, exit code)', () => {
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
-  const all = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Array<{ input: string; vars: Record<string, string>; strict: boolean; output: string | null; error: string | null }>;
+  const all = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/envsubst-vectors.json'), 'utf8')) as Array<{
+    input: string;
+    vars: Record<string, string>;
+    strict: boolean;
+    output: string | null;
+    error: string | null;
+  }>;
   // One process per vector is slow; a deterministic sample of 40 covers every kind of case in the file.
   const sample = all.filter((_, i) => i % 7 === 0);
   for (const vector of sample) {

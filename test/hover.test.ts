@@ -16,7 +16,14 @@ async function hover(files: Record<string, string>, needle: string): Promise<str
   const contract = defaultContract('.flux-job-guard.yaml');
   const index = await buildRepoIndex(memoryFs(files), Object.keys(files), contract);
   const text = files['apps/config.yaml'];
-  const found = hoverAt(index, contract, 'apps/config.yaml', text, text.indexOf(needle) + 2, plainLink((file) => files[file]));
+  const found = hoverAt(
+    index,
+    contract,
+    'apps/config.yaml',
+    text,
+    text.indexOf(needle) + 2,
+    plainLink((file) => files[file]),
+  );
   assert.ok(found, 'a hover');
   return found.markdown;
 }
@@ -26,7 +33,10 @@ test('eight Kustomizations with one outcome: one line, three named, "and 5 more"
   for (let i = 0; i < 8; i++) files[`flux/k${i}.yaml`] = ks(`k${i}`, '  postBuild:\n    substitute:\n      HOST: example.org\n      PATH_PART: x\n');
   const markdown = await hover(files, '${HOST}');
   assert.equal(markdown.match(/\*\*\$\{HOST\}\*\*/g)?.length, 1);
-  assert.match(markdown, /= `example\.org` — from substitute of Kustomization "k0" \(flux\/k0\.yaml:13\), substitute of Kustomization "k1" \(flux\/k1\.yaml:13\), substitute of Kustomization "k2" \(flux\/k2\.yaml:13\), and 5 more;/);
+  assert.match(
+    markdown,
+    /= `example\.org` — from substitute of Kustomization "k0" \(flux\/k0\.yaml:13\), substitute of Kustomization "k1" \(flux\/k1\.yaml:13\), substitute of Kustomization "k2" \(flux\/k2\.yaml:13\), and 5 more;/,
+  );
   assert.match(markdown, /substituted by Kustomizations `k0` \(flux\/k0\.yaml:2\), `k1` \(flux\/k1\.yaml:2\), `k2` \(flux\/k2\.yaml:2\), and 5 more\./);
   assert.match(markdown, /Flux renders this line as:\n\n```text\nhttps:\/\/example\.org\/x\n```/);
 });

@@ -60,7 +60,8 @@ test('splitting at --- gives the same findings as parsing the whole text at once
 });
 
 test('incremental summaries (facts and names used) equal those of the whole text, after edits', () => {
-  const kustomization = (name: string, line: string) => `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
+  const kustomization = (name: string, line: string) =>
+    `---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      ${line}\n`;
   const session = new DocumentSession('flux/ks.yaml');
   let text = kustomization('a', 'A: "1"') + '---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  X: ${Y}\n' + kustomization('b', 'B: "2"');
   for (const edit of [(t: string) => t, (t: string) => '# a comment line\n' + t, (t: string) => t.replace('X: ${Y}', 'X: ${Y}\n  Z: ${W:=w} ${V}'), (t: string) => t.replace('B: "2"', 'B: "3"')]) {

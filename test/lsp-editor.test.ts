@@ -41,7 +41,7 @@ async function serve(files: Record<string, string>, capabilities: Record<string,
       if (!('textDocument' in change)) continue;
       const file = new URL(change.textDocument.uri);
       mkdirSync(dirname(fileURLToPath(file)), { recursive: true });
-      writeFileSync(file, (change).edits.map((edit) => (edit as { newText: string }).newText).join(''));
+      writeFileSync(file, change.edits.map((edit) => (edit as { newText: string }).newText).join(''));
     }
     return { applied: true };
   });
@@ -82,7 +82,11 @@ describe('the contract file: key completion and hover over LSP', () => {
       const list = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 4 } });
       assert.deepEqual(
         list.items.map((item) => [item.label, (item.textEdit as { newText: string }).newText, JSON.stringify((item.textEdit as { range: unknown }).range)]),
-        ['convergenceNote: ', 'noFinishTimeout:', 'otherFinishTimeout:'].map((text) => [text.replace(/: ?$/, ''), text, JSON.stringify({ start: { line: 2, character: 2 }, end: { line: 2, character: 4 } })]),
+        ['convergenceNote: ', 'noFinishTimeout:', 'otherFinishTimeout:'].map((text) => [
+          text.replace(/: ?$/, ''),
+          text,
+          JSON.stringify({ start: { line: 2, character: 2 }, end: { line: 2, character: 4 } }),
+        ]),
       );
       const documented = list.items.find((item) => item.label === 'noFinishTimeout')!;
       assert.match((documented.documentation as { value: string }).value, /keep \*\*no\*\* `ttlSecondsAfterFinished`/);
@@ -101,7 +105,10 @@ describe('the contract file: key completion and hover over LSP', () => {
       client.open(uri(CONTRACT), contract);
       const space = { triggerKind: 2, triggerCharacter: ' ' };
       const values = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 15 }, context: space });
-      assert.deepEqual(values.items.map((item) => item.label), ['error', 'warning', 'info', 'off']);
+      assert.deepEqual(
+        values.items.map((item) => item.label),
+        ['error', 'warning', 'info', 'off'],
+      );
       assert.equal(await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 2 }, context: space }), null);
       // invoked there, the rule ids come (ttl-missing, set already, not among them)
       const keys = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 2, character: 2 } });
@@ -192,7 +199,12 @@ describe('status and the audit log', () => {
       assert.equal(response.folders[0].summaryLine, statuses.at(-1)!.folders[0].summaryLine);
       const audits = logs.filter((line) => line.includes(fileUri(root)));
       assert.equal(audits.length, 1, `exactly one line for the audit: ${JSON.stringify(logs)}`);
-      assert.match(audits[0], new RegExp(`^audit ${fileUri(root).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 file\\(s\\), 2 Job\\(s\\), 1 error\\(s\\), 0 warning\\(s\\) in \\d+ ms · contract \\.flux-job-guard\\.yaml \\(none: defaults\\) · Flux Job Guard \\d+\\.\\d+\\.\\d+`));
+      assert.match(
+        audits[0],
+        new RegExp(
+          `^audit ${fileUri(root).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 file\\(s\\), 2 Job\\(s\\), 1 error\\(s\\), 0 warning\\(s\\) in \\d+ ms · contract \\.flux-job-guard\\.yaml \\(none: defaults\\) · Flux Job Guard \\d+\\.\\d+\\.\\d+`,
+        ),
+      );
       assert.equal(logs.filter((line) => line.includes('FAIL:')).length, 0, 'the summary line is not logged a second time');
 
       // a fix, saved: the folder is audited again and the summary follows
@@ -221,7 +233,10 @@ describe('status and the audit log', () => {
       // the save has been handled once the server answers a later request
       await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri('apps/a.yaml') }, position: { line: 0, character: 0 } });
       assert.ok(!statuses.some((s) => s.state === 'auditing'), `no audit: ${statuses.map((s) => s.state).join(',')}`);
-      assert.deepEqual(logs.filter((line) => line.startsWith('audit ')), []);
+      assert.deepEqual(
+        logs.filter((line) => line.startsWith('audit ')),
+        [],
+      );
     } finally {
       await client.shutdown();
     }
@@ -261,7 +276,10 @@ describe('no syntax error flashes while `${` is being typed', () => {
       // the user moves on: an edit on another line
       client.change(file, insert(6, 6, 'z'));
       const moved = await client.waitForDiagnostics(file, syntaxOn(5));
-      assert.deepEqual(moved.filter((d) => d.code === 'flux-substitution-syntax').map((d) => [d.range.start.line, d.range.start.character, d.range.end.character]), [[5, 6, 9]]);
+      assert.deepEqual(
+        moved.filter((d) => d.code === 'flux-substitution-syntax').map((d) => [d.range.start.line, d.range.start.character, d.range.end.character]),
+        [[5, 6, 9]],
+      );
     } finally {
       await client.shutdown();
     }

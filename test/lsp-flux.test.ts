@@ -50,8 +50,13 @@ test('hover on a defined ${NAME}: its value and where it is defined, as links; t
   const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${CLUSTER_NAME}') + 3 } });
   const text = (hover.contents as MarkupContent).value;
   const apps = fileUri(join(root, 'flux/apps.yaml'));
-  assert.ok(text.startsWith(`**\${CLUSTER_NAME}** = \`home\` — from substitute of Kustomization "apps" ([flux/apps.yaml:13](${apps}#L13)); substituted by Kustomization \`apps\` ([flux/apps.yaml:2](${apps}#L2)).`), text);
-  assert.match(text, /Flux fails on this line because of another expression: variable not set \(strict mode\): "HOME"\./, 'the failure is HOME\'s, not CLUSTER_NAME\'s');
+  assert.ok(
+    text.startsWith(
+      `**\${CLUSTER_NAME}** = \`home\` — from substitute of Kustomization "apps" ([flux/apps.yaml:13](${apps}#L13)); substituted by Kustomization \`apps\` ([flux/apps.yaml:2](${apps}#L2)).`,
+    ),
+    text,
+  );
+  assert.match(text, /Flux fails on this line because of another expression: variable not set \(strict mode\): "HOME"\./, "the failure is HOME's, not CLUSTER_NAME's");
   assert.match(text, /With the undefined names blank, it reads:\n\n```text\necho home {2}\n```/);
   assert.doesNotMatch(text, /not defined/, 'nothing about CLUSTER_NAME is said to be undefined');
   assert.deepEqual(hover.range, { start: { line, character: columnOf('${CLUSTER_NAME}') }, end: { line, character: columnOf('${CLUSTER_NAME}') + 15 } });
@@ -75,11 +80,19 @@ test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; af
   const home = diagnostics.find((d) => d.code === 'flux-substitution-undefined' && d.range.start.character === columnOf('${HOME}'))!;
   const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [home] } });
   const escape = actions.find((a) => a.isPreferred)!;
-  assert.equal(applyEdits(JOB, editsFor(escape.edit!, uri)).split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}'));
+  assert.equal(
+    applyEdits(JOB, editsFor(escape.edit!, uri)).split('\n')[line],
+    JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}'),
+  );
   const fixAll = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [], only: ['source.fixAll'] } });
   assert.equal(fixAll.length, 1);
   const fixed = applyEdits(JOB, editsFor(fixAll[0].edit!, uri));
-  assert.equal(fixed.split('\n')[line], JOB.split('\n')[line].replace('${HOME}', () => '$${HOME}').replace('${TMPDIR}', () => '$${TMPDIR}'));
+  assert.equal(
+    fixed.split('\n')[line],
+    JOB.split('\n')
+      [line].replace('${HOME}', () => '$${HOME}')
+      .replace('${TMPDIR}', () => '$${TMPDIR}'),
+  );
   client.change(uri, fixed);
   await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
   client.change(uri, JOB);
@@ -93,7 +106,7 @@ test('hover on ttlSecondsAfterFinished names the Kustomization and the re-run pe
   assert.match(text, /Flux re-creates this Job about 24 h after it finishes: it runs again about once a day/);
 });
 
-test('preview: the file as Flux renders it, or Flux\'s error', async () => {
+test("preview: the file as Flux renders it, or Flux's error", async () => {
   const preview = await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri });
   assert.match(preview.text, /Flux fails to build this resource: variable not set \(strict mode\): "HOME"/);
   // the first line says where: file:line:column of the expression Flux rejects, and why
@@ -106,5 +119,8 @@ test('preview: the file as Flux renders it, or Flux\'s error', async () => {
   assert.doesNotMatch(clean.text, /✖/, 'no failure line where Flux builds the file (negative control)');
   // the text the editor sends wins over the server's copy (the preview may overtake the change)
   const sent = await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri, text: JOB.replace('${HOME}', '${NOT_SET_HERE}') });
-  assert.deepEqual(sent.text.split('\n').slice(0, 2), [`# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1}`, '#   ${NOT_SET_HERE}: variable not set (strict mode): "NOT_SET_HERE"']);
+  assert.deepEqual(sent.text.split('\n').slice(0, 2), [
+    `# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1}`,
+    '#   ${NOT_SET_HERE}: variable not set (strict mode): "NOT_SET_HERE"',
+  ]);
 });

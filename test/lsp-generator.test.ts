@@ -59,7 +59,10 @@ after(async () => {
 test('the script a generator reads: the finding in it, exact range, as the audit reports it', async () => {
   client.open(uri('apps/scripts/backup.sh'), SCRIPT, 'shellscript');
   const diagnostics = await client.waitForDiagnostics(uri('apps/scripts/backup.sh'), (d) => d.length > 0);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]), [['flux-substitution-undefined', 1, 11, 25]]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character]),
+    [['flux-substitution-undefined', 1, 11, 25]],
+  );
 });
 
 test('hover on the ${NAME}: not defined by the Kustomization that builds it', async () => {
@@ -70,15 +73,25 @@ test('hover on the ${NAME}: not defined by the Kustomization that builds it', as
 test('quick fixes: escape it in the script, or opt the generator out in its kustomization file (comment kept)', async () => {
   const file = uri('apps/scripts/backup.sh');
   const diagnostic = client.latest(file)![0];
-  const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: file }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['quickfix'] } });
+  const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri: file },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic], only: ['quickfix'] },
+  });
   const escape = actions.find((a) => a.title.startsWith('Escape'))!;
-  assert.equal(applyEdits(SCRIPT, editsFor(escape.edit!, file)), SCRIPT.replace('${BACKUP_DIRS}', () => '$${BACKUP_DIRS}'));
+  assert.equal(
+    applyEdits(SCRIPT, editsFor(escape.edit!, file)),
+    SCRIPT.replace('${BACKUP_DIRS}', () => '$${BACKUP_DIRS}'),
+  );
   const optOut = actions.find((a) => a.title.startsWith('Turn off Flux substitution'))!;
   assert.equal(
     applyEdits(KUSTOMIZATION, editsFor(optOut.edit!, uri('apps/kustomization.yaml'))),
     KUSTOMIZATION + '    options:\n      annotations:\n        kustomize.toolkit.fluxcd.io/substitute: disabled\n',
   );
-  client.change(file, SCRIPT.replace('${BACKUP_DIRS}', () => '$${BACKUP_DIRS}'));
+  client.change(
+    file,
+    SCRIPT.replace('${BACKUP_DIRS}', () => '$${BACKUP_DIRS}'),
+  );
   await client.waitForDiagnostics(file, (d) => d.length === 0);
 });
 

@@ -72,7 +72,7 @@ async function session<T>(root: string, body: (client: RecordingClient) => Promi
 }
 
 const codes = (diagnostics: Diagnostic[] | undefined) => (diagnostics ?? []).map((d) => d.code);
-const messageOf = (diagnostic: Diagnostic | undefined) => (typeof diagnostic?.message === 'string' ? diagnostic.message : diagnostic?.message.value ?? '');
+const messageOf = (diagnostic: Diagnostic | undefined) => (typeof diagnostic?.message === 'string' ? diagnostic.message : (diagnostic?.message.value ?? ''));
 const nameIn = (diagnostics: Diagnostic[]) => /Job "([^"]+)"/.exec(messageOf(diagnostics.find((d) => d.code === 'ttl-missing')))?.[1] ?? null;
 
 test('100 changes in a burst: the last diagnostics match the last text, no stale publish after a fresh one, every code action fits its version', async () => {
@@ -99,7 +99,11 @@ test('100 changes in a burst: the last diagnostics match the last text, no stale
     await client.barrier(root);
     assert.equal(nameIn(client.latest(uri)!), 'burst-100', 'still the last text after everything settled');
     // Publishes follow the versions: once burst-N was shown, nothing older comes back.
-    const seen = client.history.get(uri)!.map(nameIn).filter((name): name is string => name !== null).map((name) => Number(name.split('-')[1]));
+    const seen = client.history
+      .get(uri)!
+      .map(nameIn)
+      .filter((name): name is string => name !== null)
+      .map((name) => Number(name.split('-')[1]));
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], `publish order ${seen.join(',')}`);
     // Every code action's edits, applied to the text of the version they name, do what they say.
     let checked = 0;
@@ -111,7 +115,12 @@ test('100 changes in a burst: the last diagnostics match the last text, no stale
         const base = texts.get(change.textDocument.version!)!;
         const fixed = applyLspEdits(base, change.edits as Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>);
         // As every face shows them: directives (a "Disable … for this line" fix writes one) applied.
-        const after = applyDirectives('apps/job.yaml', fixed, analyzeFile({ file: 'apps/job.yaml', text: fixed, role: 'resource', contract: defaultContract('.flux-job-guard.yaml') }).findings, RULE_IDS);
+        const after = applyDirectives(
+          'apps/job.yaml',
+          fixed,
+          analyzeFile({ file: 'apps/job.yaml', text: fixed, role: 'resource', contract: defaultContract('.flux-job-guard.yaml') }).findings,
+          RULE_IDS,
+        );
         assert.ok(!after.some((f) => f.rule === 'ttl-missing' || f.rule === 'yaml-syntax'), `"${action.title}" at version ${change.textDocument.version} leaves ${after.map((f) => f.rule).join(',')}`);
         checked++;
       }
@@ -146,7 +155,10 @@ test('$/cancelRequest on a code action: cancelled or answered, and the server an
     client.change(uri, JOB('cancel-me'));
     const [fresh] = await client.waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'ttl-missing' && x.range.start.line === 4));
     const actions = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { ...params, range: fresh.range, context: { diagnostics: [fresh] } });
-    assert.ok(actions.some((a) => a.isPreferred), 'the server still answers with the insert-TTL fix');
+    assert.ok(
+      actions.some((a) => a.isPreferred),
+      'the server still answers with the insert-TTL fix',
+    );
   });
 });
 
@@ -275,8 +287,13 @@ test('10,000 edits in one session: the server answers throughout and its memory 
       }
     }
     const growth = Math.max(...samples) - baseline;
-    console.log(`server RSS at most ${(baseline / 1024 / 1024).toFixed(1)} MB over edits 1,000-2,000, largest growth over the next 8,000: ${(growth / 1024 / 1024).toFixed(1)} MB; samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(",")}`);
-    assert.ok(growth < 60 * 1024 * 1024, `server RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB after warm-up (bound 60 MB); samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(',')} MB`);
+    console.log(
+      `server RSS at most ${(baseline / 1024 / 1024).toFixed(1)} MB over edits 1,000-2,000, largest growth over the next 8,000: ${(growth / 1024 / 1024).toFixed(1)} MB; samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(',')}`,
+    );
+    assert.ok(
+      growth < 60 * 1024 * 1024,
+      `server RSS grew by ${(growth / 1024 / 1024).toFixed(1)} MB after warm-up (bound 60 MB); samples ${samples.map((x) => (x / 1024 / 1024).toFixed(0)).join(',')} MB`,
+    );
     const [missing] = (await client.waitForDiagnostics(uri, (d) => nameIn(d) === 'edit-10000')).filter((d) => d.code === 'ttl-missing');
     assert.deepEqual(missing.range.start, { line: 4, character: 0 }, 'the last text, analysed correctly');
   });

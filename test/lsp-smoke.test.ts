@@ -52,7 +52,11 @@ test('insert-TTL quick fix over lsp --stdio: inserts two lines, keeps every othe
     assert.equal(fixed.replace(added.map((l) => l + '\n').join(''), ''), JOB);
     client.change(uri, fixed);
     const after = await client.waitForDiagnostics(uri, (d) => !d.some((x) => x.code === 'ttl-missing'));
-    assert.deepEqual(after.map((d) => d.code), ['ttl-convergence-note'], 'the placeholder comment still needs a person');
+    assert.deepEqual(
+      after.map((d) => d.code),
+      ['ttl-convergence-note'],
+      'the placeholder comment still needs a person',
+    );
   } finally {
     await client.shutdown();
   }

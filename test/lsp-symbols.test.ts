@@ -95,7 +95,13 @@ describe('completion', () => {
       ],
     );
     assert.deepEqual([list.items[4].filterText, list.items[4].additionalTextEdits], ['$${', [{ range: range(COMMAND, 85, 85), newText: '$' }]]);
-    assert.equal(applyEdits(typed, [list.items[4].textEdit as TextEdit, ...list.items[4].additionalTextEdits!]).split('\n')[COMMAND].slice(80, 92), 'UTC} $${} $$', 'the escape written');
+    assert.equal(
+      applyEdits(typed, [list.items[4].textEdit as TextEdit, ...list.items[4].additionalTextEdits!])
+        .split('\n')
+        [COMMAND].slice(80, 92),
+      'UTC} $${} $$',
+      'the escape written',
+    );
     client.change(JOB_URI(), JOB);
     await client.waitForDiagnostics(JOB_URI(), (d) => d.some((x) => x.code === 'flux-substitution-undefined' && x.range.start.character === 85));
   });
@@ -120,7 +126,10 @@ describe('references and rename', () => {
   });
 
   test('prepareRename: the name, or an error that says what can be renamed', async () => {
-    assert.deepEqual(await request('textDocument/prepareRename', { textDocument: { uri: JOB_URI() }, position: { line: COMMAND, character: 50 } }), { range: range(COMMAND, 45, 57), placeholder: 'CLUSTER_NAME' });
+    assert.deepEqual(await request('textDocument/prepareRename', { textDocument: { uri: JOB_URI() }, position: { line: COMMAND, character: 50 } }), {
+      range: range(COMMAND, 45, 57),
+      placeholder: 'CLUSTER_NAME',
+    });
     await assert.rejects(request('textDocument/prepareRename', { textDocument: { uri: JOB_URI() }, position: { line: 12, character: 20 } }), /Only a Flux variable can be renamed here/);
   });
 
@@ -135,21 +144,40 @@ describe('references and rename', () => {
       ],
     );
     assert.equal(applyEdits(APPS, editsFor(edit, uri('clusters/home/apps.yaml'))), APPS.replace('CLUSTER_NAME: home', 'CLUSTER: home'));
-    await assert.rejects(request('textDocument/rename', { textDocument: { uri: JOB_URI() }, position: { line: COMMAND, character: 50 }, newName: 'app.conf' }), /Flux rejects this name: 'app\.conf' var name is invalid/);
+    await assert.rejects(
+      request('textDocument/rename', { textDocument: { uri: JOB_URI() }, position: { line: COMMAND, character: 50 }, newName: 'app.conf' }),
+      /Flux rejects this name: 'app\.conf' var name is invalid/,
+    );
   });
 });
 
 describe('inlay hints', () => {
   test('the values after each ${…} in the requested range; an edit of the defining file refreshes them', async () => {
-    assert.deepEqual(brief(await hintsOf()), [`${COMMAND}:58 = home`, `${COMMAND}:73 = ••••`, `${COMMAND}:84 = UTC (default)`, `${COMMAND}:93 (fails: strict)`, `${COMMAND}:102 → \${HOME}`, `${COMMAND}:107 → $$`, '15:50 = Europe/Paris']);
+    assert.deepEqual(brief(await hintsOf()), [
+      `${COMMAND}:58 = home`,
+      `${COMMAND}:73 = ••••`,
+      `${COMMAND}:84 = UTC (default)`,
+      `${COMMAND}:93 (fails: strict)`,
+      `${COMMAND}:102 → \${HOME}`,
+      `${COMMAND}:107 → $$`,
+      '15:50 = Europe/Paris',
+    ]);
     assert.deepEqual(brief(await hintsOf(15, 16)), ['15:50 = Europe/Paris']);
     const before = refreshes;
     client.open(uri('clusters/home/apps.yaml'), APPS);
     client.change(uri('clusters/home/apps.yaml'), APPS.replace('CLUSTER_NAME: home', 'CLUSTER_NAME: lab'));
-    await poll(() => Promise.resolve(refreshes), (count) => count > before, 'an inlay hint refresh');
+    await poll(
+      () => Promise.resolve(refreshes),
+      (count) => count > before,
+      'an inlay hint refresh',
+    );
     assert.equal(brief(await hintsOf())[0], `${COMMAND}:58 = lab`);
     client.change(uri('clusters/home/apps.yaml'), APPS);
-    await poll(async () => brief(await hintsOf())[0], (first) => first === `${COMMAND}:58 = home`, 'the value back');
+    await poll(
+      async () => brief(await hintsOf())[0],
+      (first) => first === `${COMMAND}:58 = home`,
+      'the value back',
+    );
   });
 
   test('fluxJobGuard.inlayHints.enabled: false turns them off, true back on', async () => {
@@ -165,7 +193,10 @@ describe('inlay hints', () => {
 describe('code lens and symbols', () => {
   test("a lens on the Job's first line; resolving gives the cycle and the command that shows the TTL hover", async () => {
     const lenses = await request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: JOB_URI() } });
-    assert.deepEqual(lenses.map((lens) => [lens.range, lens.command]), [[range(0, 0, 0), undefined]]);
+    assert.deepEqual(
+      lenses.map((lens) => [lens.range, lens.command]),
+      [[range(0, 0, 0), undefined]],
+    );
     const resolved = await request<CodeLens>('codeLens/resolve', lenses[0]);
     assert.equal(resolved.command!.title, 're-created about 24 h after it finishes — Kustomization apps, every 1h');
     assert.equal(resolved.command!.command, 'fluxJobGuard.showJobCycle');
@@ -198,6 +229,9 @@ describe('code lens and symbols', () => {
       ],
     );
     const apps = await request<SymbolInformation[]>('workspace/symbol', { query: 'apps' });
-    assert.deepEqual(apps.map((symbol) => [symbol.name, symbol.kind, symbol.location]), [['apps', 2, { uri: uri('clusters/home/apps.yaml'), range: range(1, 0, 4) }]]);
+    assert.deepEqual(
+      apps.map((symbol) => [symbol.name, symbol.kind, symbol.location]),
+      [['apps', 2, { uri: uri('clusters/home/apps.yaml'), range: range(1, 0, 4) }]],
+    );
   });
 });

@@ -45,7 +45,13 @@ async function started(roots: string | string[], settings: Record<string, unknow
   const folders = (Array.isArray(roots) ? roots : [roots]).map((root, i) => ({ uri: fileUri(root), name: `folder${i}` }));
   const client = new TestLspClient();
   client.settings = settings;
-  await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folders[0].uri, workspaceFolders: folders, capabilities: CAPABILITIES, initializationOptions: { ruleDocs: RULE_DOCS } });
+  await client.connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: folders[0].uri,
+    workspaceFolders: folders,
+    capabilities: CAPABILITIES,
+    initializationOptions: { ruleDocs: RULE_DOCS },
+  });
   await client.connection.sendNotification('initialized', {});
   return client;
 }
@@ -60,9 +66,7 @@ async function codeActions(client: TestLspClient, uri: string, diagnostic: Diagn
 
 /** The version each TextDocumentEdit of an action names for `uri`. */
 function versionsIn(action: CodeAction, uri: string): Array<number | null> {
-  return (action.edit?.documentChanges ?? [])
-    .filter((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri)
-    .map((change) => change.textDocument.version);
+  return (action.edit?.documentChanges ?? []).filter((change): change is TextDocumentEdit => 'textDocument' in change && change.textDocument.uri === uri).map((change) => change.textDocument.version);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +139,7 @@ describe('quick fixes over lsp --stdio', () => {
         assert.equal(preferred.length, 1, `one preferred fix among ${JSON.stringify(actions.map((a) => a.title))}`);
         const [fix] = preferred;
         assert.equal(fix.kind, 'quickfix');
-        assert.deepEqual(versionsIn(fix, uri), [1], 'the edit names the open document\'s version');
+        assert.deepEqual(versionsIn(fix, uri), [1], "the edit names the open document's version");
         const fixed = applyEdits(c.text, editsFor(fix.edit!, uri));
         assert.equal(fixed, c.fixed);
 
@@ -161,7 +165,10 @@ describe('quick fixes over lsp --stdio', () => {
       const [diagnostic] = await client.waitForDiagnostics(uri, has('ttl-convergence-note'));
       assert.deepEqual([diagnostic.code, diagnostic.severity, rangeOf(diagnostic)], ['ttl-convergence-note', 2, [5, 2, 5, 25]]);
       // No fix can write the reason; only the directive that silences it (with a placeholder reason of its own).
-      assert.deepEqual((await codeActions(client, uri, diagnostic)).map((action) => [action.title, action.isPreferred ?? false]), [['Disable ttl-convergence-note for this line', false]]);
+      assert.deepEqual(
+        (await codeActions(client, uri, diagnostic)).map((action) => [action.title, action.isPreferred ?? false]),
+        [['Disable ttl-convergence-note for this line', false]],
+      );
       client.change(uri, job('note', ['  ttlSecondsAfterFinished: 86400 # converges: it only reads']));
       assert.deepEqual(await client.waitForDiagnostics(uri, (d) => d.length === 0), []);
     } finally {
@@ -185,27 +192,36 @@ describe('the contract file in the editor', () => {
     '      reason: Its completions are the record of the import.',
   );
 
-  test('a client without workspace-folder support (any LSP client) still gets the contract\'s diagnostics at startup', async () => {
+  test("a client without workspace-folder support (any LSP client) still gets the contract's diagnostics at startup", async () => {
     const root = repo({ [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed long ago.') });
     const client = new TestLspClient();
     try {
       await client.initialize(root); // capabilities without workspace.workspaceFolders, as e.g. a minimal LSP client sends
       const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-file-missing'));
-      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-file-missing', 2, 12, 2, 21]]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, ...rangeOf(d)]),
+        [['contract-file-missing', 2, 12, 2, 21]],
+      );
     } finally {
       await client.shutdown();
     }
   });
 
   test('a rotten entry gets a squiggle without opening anything', async () => {
-    const root = repo({ [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed long ago.', '    - file: import.yaml', '      reason: ""'), 'import.yaml': IMPORT });
+    const root = repo({
+      [CONTRACT]: lines('ttl:', '  noFinishTimeout:', '    - file: gone.yaml', '      reason: Removed long ago.', '    - file: import.yaml', '      reason: ""'),
+      'import.yaml': IMPORT,
+    });
     const client = await started(root);
     try {
       const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), (d) => d.length >= 2);
-      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [
-        ['contract-file-missing', 2, 12, 2, 21],
-        ['contract-reason-missing', 5, 14, 5, 16],
-      ]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, ...rangeOf(d)]),
+        [
+          ['contract-file-missing', 2, 12, 2, 21],
+          ['contract-reason-missing', 5, 14, 5, 16],
+        ],
+      );
       for (const d of diagnostics) {
         assert.equal(d.source, 'flux-job-guard');
         assert.ok(d.codeDescription?.href.endsWith(`#${d.code}`));
@@ -215,7 +231,7 @@ describe('the contract file in the editor', () => {
     }
   });
 
-  test('the contract\'s diagnostics follow a manifest it names as it changes in the editor', async () => {
+  test("the contract's diagnostics follow a manifest it names as it changes in the editor", async () => {
     const root = repo({ [CONTRACT]: CONTRACT_TEXT, 'import.yaml': IMPORT });
     const client = await started(root);
     const contractUri = fileUri(join(root, CONTRACT));
@@ -226,14 +242,20 @@ describe('the contract file in the editor', () => {
       assert.deepEqual(await client.waitForDiagnostics(uri, () => true), []);
       client.change(uri, IMPORT_WITH_TTL); // not saved: the editor's text counts
       const stale = await client.waitForDiagnostics(contractUri, has('contract-stale'));
-      assert.deepEqual(stale.map((d) => [d.code, ...rangeOf(d)]), [['contract-stale', 3, 11, 3, 20]]);
+      assert.deepEqual(
+        stale.map((d) => [d.code, ...rangeOf(d)]),
+        [['contract-stale', 3, 11, 3, 20]],
+      );
       assert.deepEqual(codes(await client.waitForDiagnostics(uri, has('ttl-forbidden'))), ['ttl-forbidden']);
       client.change(uri, IMPORT);
       assert.deepEqual(await client.waitForDiagnostics(contractUri, hasNot('contract-stale')), []);
       // Renaming the Job in the editor: the entry now names a Job that is not in the file.
       client.change(uri, IMPORT.replace('import-v1', 'import-v2'));
       const noJob = await client.waitForDiagnostics(contractUri, has('contract-no-job'));
-      assert.deepEqual(noJob.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-job', 3, 11, 3, 20]]);
+      assert.deepEqual(
+        noJob.map((d) => [d.code, ...rangeOf(d)]),
+        [['contract-no-job', 3, 11, 3, 20]],
+      );
     } finally {
       await client.shutdown();
     }
@@ -253,7 +275,7 @@ describe('the contract file in the editor', () => {
       const add = actions.find((action) => action.title === 'Add Job "import-v1" to noFinishTimeout in .flux-job-guard.yaml');
       assert.ok(add, JSON.stringify(actions.map((a) => a.title)));
       assert.deepEqual(editsFor(add.edit!, uri), [], 'the contract-side fix leaves the manifest alone');
-      assert.deepEqual(versionsIn(add, contractUri), [1], 'it names the open contract\'s version');
+      assert.deepEqual(versionsIn(add, contractUri), [1], "it names the open contract's version");
       const edited = applyEdits(contractText, editsFor(add.edit!, contractUri));
       assert.equal(edited, lines('ttl:', '  required: 86400', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
       client.change(contractUri, edited);
@@ -280,7 +302,17 @@ describe('the contract file in the editor', () => {
       const contractUri = fileUri(join(root, CONTRACT));
       const create = (add.edit!.documentChanges ?? []).find((change) => 'kind' in change && change.kind === 'create');
       assert.deepEqual(create, { kind: 'create', uri: contractUri, options: { ignoreIfExists: true } });
-      assert.equal(applyEdits('', editsFor(add.edit!, contractUri)), lines('# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.', 'ttl:', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
+      assert.equal(
+        applyEdits('', editsFor(add.edit!, contractUri)),
+        lines(
+          '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.',
+          'ttl:',
+          '  noFinishTimeout:',
+          '    - file: import.yaml',
+          '      job: import-v1',
+          '      reason: TODO write why this Job is an exception',
+        ),
+      );
     } finally {
       await client.shutdown();
     }
@@ -304,16 +336,39 @@ describe('fluxJobGuard/audit', () => {
       const response = await client.connection.sendRequest<{ folders: Array<Record<string, unknown>> }>('fluxJobGuard/audit');
       // how long it took varies: a number, checked apart
       const durations = response.folders.map(({ durationMs }) => durationMs);
-      assert.ok(durations.every((ms) => typeof ms === 'number' && ms >= 0), `durations ${durations.join(',')}`);
-      assert.deepEqual(response.folders.map(({ durationMs: _durationMs, ...rest }) => rest), [
-        { folder: fileUri(root), summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)', files: 3, jobs: 3, withTtl: 2, keepNone: 0, errors: 2, warnings: 1, contractPath: CONTRACT, contractExists: true },
-      ]);
+      assert.ok(
+        durations.every((ms) => typeof ms === 'number' && ms >= 0),
+        `durations ${durations.join(',')}`,
+      );
+      assert.deepEqual(
+        response.folders.map(({ durationMs: _durationMs, ...rest }) => rest),
+        [
+          {
+            folder: fileUri(root),
+            summaryLine: 'FAIL: 2 error(s), 1 warning(s) in 3 Job(s) in 3 file(s)',
+            files: 3,
+            jobs: 3,
+            withTtl: 2,
+            keepNone: 0,
+            errors: 2,
+            warnings: 1,
+            contractPath: CONTRACT,
+            contractExists: true,
+          },
+        ],
+      );
       const missing = await client.waitForDiagnostics(fileUri(join(root, 'jobs/missing.yaml')), has('ttl-missing'));
-      assert.deepEqual(missing.map((d) => [d.code, ...rangeOf(d)]), [['ttl-missing', 4, 0, 4, 4]]);
+      assert.deepEqual(
+        missing.map((d) => [d.code, ...rangeOf(d)]),
+        [['ttl-missing', 4, 0, 4, 4]],
+      );
       const note = await client.waitForDiagnostics(fileUri(join(root, 'jobs/note.yaml')), has('ttl-convergence-note'));
       assert.deepEqual(codes(note), ['ttl-convergence-note']);
       const contract = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-file-missing'));
-      assert.deepEqual(contract.map((d) => [d.code, ...rangeOf(d)]), [['contract-file-missing', 2, 12, 2, 21]]);
+      assert.deepEqual(
+        contract.map((d) => [d.code, ...rangeOf(d)]),
+        [['contract-file-missing', 2, 12, 2, 21]],
+      );
       assert.ok((client.latest(fileUri(join(root, 'jobs/good.yaml'))) ?? []).length === 0, 'a clean file has no diagnostic');
     } finally {
       await client.shutdown();
@@ -325,9 +380,15 @@ describe('fluxJobGuard/audit', () => {
     const client = await started(root);
     try {
       const response = await client.connection.sendRequest<{ folders: Array<{ summaryLine: string; errors: number; jobs: number }> }>('fluxJobGuard/audit');
-      assert.deepEqual(response.folders.map((f) => [f.summaryLine, f.errors, f.jobs]), [['FAIL: 1 error(s), 0 warning(s) in 0 Job(s) in 0 file(s)', 1, 0]]);
+      assert.deepEqual(
+        response.folders.map((f) => [f.summaryLine, f.errors, f.jobs]),
+        [['FAIL: 1 error(s), 0 warning(s) in 0 Job(s) in 0 file(s)', 1, 0]],
+      );
       const diagnostics = await client.waitForDiagnostics(fileUri(join(root, CONTRACT)), has('contract-no-jobs'));
-      assert.deepEqual(diagnostics.map((d) => [d.code, ...rangeOf(d)]), [['contract-no-jobs', 2, 2, 2, 9]]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, ...rangeOf(d)]),
+        [['contract-no-jobs', 2, 2, 2, 9]],
+      );
     } finally {
       await client.shutdown();
     }
@@ -405,7 +466,13 @@ describe('multi-root workspace', () => {
       const contractB = await client.waitForDiagnostics(fileUri(join(b, CONTRACT)), has('contract-file-missing'));
       assert.match(messageText(contractB[0]), /gone-b\.yaml/);
       const response = await client.connection.sendRequest<{ folders: Array<{ folder: string; errors: number }> }>('fluxJobGuard/audit');
-      assert.deepEqual(response.folders.map((f) => [f.folder, f.errors]), [[fileUri(a), 1], [fileUri(b), 2]]);
+      assert.deepEqual(
+        response.folders.map((f) => [f.folder, f.errors]),
+        [
+          [fileUri(a), 1],
+          [fileUri(b), 2],
+        ],
+      );
     } finally {
       await client.shutdown();
     }

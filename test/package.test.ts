@@ -67,8 +67,7 @@ const BUNDLES = ['extension/dist/client.js', 'extension/dist/server.js', 'extens
 const manifestJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   contributes: { walkthroughs: Array<{ steps: Array<{ media: { markdown?: string; image?: string } }> }> };
 };
-const WALKTHROUGH_MEDIA = manifestJson.contributes.walkthroughs
-  .flatMap((walkthrough) => walkthrough.steps.map((step) => `extension/${step.media.markdown ?? step.media.image}`));
+const WALKTHROUGH_MEDIA = manifestJson.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps.map((step) => `extension/${step.media.markdown ?? step.media.image}`));
 /** The pictures of the users' README (the extension page), every one it shows. */
 const README_PICTURES = [...readFileSync(join(root, 'README.marketplace.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => `extension/${match[1]}`);
 
@@ -88,7 +87,9 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the .vsix holds exactly the allowlist of .vscodeignore', () => {
-  const grammars = readdirSync(join(root, 'syntaxes')).filter((name) => name.endsWith('.tmLanguage.json')).map((name) => `extension/syntaxes/${name}`);
+  const grammars = readdirSync(join(root, 'syntaxes'))
+    .filter((name) => name.endsWith('.tmLanguage.json'))
+    .map((name) => `extension/syntaxes/${name}`);
   const expected = [
     '[Content_Types].xml', // vsce's own two files
     'extension.vsixmanifest',
@@ -106,23 +107,36 @@ test('the .vsix holds exactly the allowlist of .vscodeignore', () => {
   assert.deepEqual(entries.map((entry) => entry.name).sort(), expected);
 });
 
-test('the extension page is the users\' README, its pictures and the rule docs are in the package', () => {
-  const readme = contentOf(zip, entries.find((e) => e.name === 'extension/readme.md')!).toString('utf8');
+test("the extension page is the users' README, its pictures and the rule docs are in the package", () => {
+  const readme = contentOf(
+    zip,
+    entries.find((e) => e.name === 'extension/readme.md')!,
+  ).toString('utf8');
   assert.equal(readme, readFileSync(join(root, 'README.marketplace.md'), 'utf8'), 'README.marketplace.md as it is: links not rewritten');
-  assert.doesNotMatch(readme, /npm ci/, 'not the developers\' README');
+  assert.doesNotMatch(readme, /npm ci/, "not the developers' README");
   assert.equal(README_PICTURES.length, 4);
   for (const picture of README_PICTURES) {
-    const bytes = contentOf(zip, entries.find((e) => e.name === picture)!);
+    const bytes = contentOf(
+      zip,
+      entries.find((e) => e.name === picture)!,
+    );
     assert.deepEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${picture} is a PNG`);
   }
   assert.equal(WALKTHROUGH_MEDIA.length, 4);
   // the rule docs travel in the client bundles (shown offline from each finding)
   const rules = readFileSync(join(root, 'docs', 'rules.md'), 'utf8');
   for (const name of ['extension/dist/client.js', 'extension/dist/browser/client.js']) {
-    const text = contentOf(zip, entries.find((e) => e.name === name)!).toString('utf8');
+    const text = contentOf(
+      zip,
+      entries.find((e) => e.name === name)!,
+    ).toString('utf8');
     const headings = rules.split('\n').filter((line) => line.startsWith('### '));
     assert.ok(headings.length >= 30, `${headings.length} rule headings`);
-    assert.deepEqual(headings.filter((heading) => !text.includes(heading)), [], `${name} holds docs/rules.md`);
+    assert.deepEqual(
+      headings.filter((heading) => !text.includes(heading)),
+      [],
+      `${name} holds docs/rules.md`,
+    );
   }
 });
 
@@ -138,21 +152,39 @@ test('the bundles are production builds: minified, no sourcemaps, entry points p
     assert.ok(text.length / lines > 500, `${name} is minified (${lines} lines for ${text.length} bytes)`);
     sizes.push(`${name.slice('extension/'.length)} ${(entry.size / 1024).toFixed(1)} KiB (${(entry.compressedSize / 1024).toFixed(1)} KiB zipped)`);
   }
-  const manifest = JSON.parse(contentOf(zip, entries.find((e) => e.name === 'extension/package.json')!).toString('utf8')) as { main: string; browser: string; icon: string };
+  const manifest = JSON.parse(
+    contentOf(
+      zip,
+      entries.find((e) => e.name === 'extension/package.json')!,
+    ).toString('utf8'),
+  ) as { main: string; browser: string; icon: string };
   for (const entry of [manifest.main, manifest.browser]) {
-    assert.ok(entries.some((e) => e.name === `extension/${entry.replace(/^\.\//, '')}`), `entry point ${entry} is in the package`);
+    assert.ok(
+      entries.some((e) => e.name === `extension/${entry.replace(/^\.\//, '')}`),
+      `entry point ${entry} is in the package`,
+    );
   }
   assert.equal(manifest.icon, 'images/icon.png');
-  const icon = contentOf(zip, entries.find((e) => e.name === 'extension/images/icon.png')!);
+  const icon = contentOf(
+    zip,
+    entries.find((e) => e.name === 'extension/images/icon.png')!,
+  );
   assert.deepEqual([...icon.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the icon is a PNG');
   console.log(`bundle sizes: ${sizes.join('; ')}; .vsix ${(zip.length / 1024).toFixed(1)} KiB`);
 });
 
 test('the browser bundles carry no Node-only code', () => {
   for (const name of BUNDLES.filter((n) => n.includes('/browser/'))) {
-    const text = contentOf(zip, entries.find((e) => e.name === name)!).toString('utf8');
+    const text = contentOf(
+      zip,
+      entries.find((e) => e.name === name)!,
+    ).toString('utf8');
     const required = [...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((match) => match[1]);
-    assert.deepEqual([...new Set(required)].filter((module) => module !== 'vscode'), [], `${name} requires only vscode`);
+    assert.deepEqual(
+      [...new Set(required)].filter((module) => module !== 'vscode'),
+      [],
+      `${name} requires only vscode`,
+    );
     assert.ok(!/NodeRepoFs|node:fs|child_process/.test(text), `${name} holds no Node file-system code`);
   }
 });

@@ -99,7 +99,9 @@ describe('the bake Job of the incident', () => {
 describe('pod-service-account-undeclared', () => {
   test('declared in another namespace still counts as undeclared; default is exempt; the contract can list it', async () => {
     const job = BAKE.replace(/\/tmp\//g, '/work/');
-    assert.deepEqual(await podFindings({ 'bake/job.yaml': job, 'bake/sa.yaml': SERVICE_ACCOUNT.replace('namespace: bake', 'namespace: other') }), ['pod-service-account-undeclared bake/job.yaml:12:27']);
+    assert.deepEqual(await podFindings({ 'bake/job.yaml': job, 'bake/sa.yaml': SERVICE_ACCOUNT.replace('namespace: bake', 'namespace: other') }), [
+      'pod-service-account-undeclared bake/job.yaml:12:27',
+    ]);
     assert.deepEqual(await podFindings({ 'bake/job.yaml': job.replace('kernel-baker', 'default') }), []);
     const listed = CONTRACT + 'serviceAccounts:\n  external:\n    - name: kernel-baker\n      namespace: bake\n      reason: Created by the platform repository.\n';
     const result = await auditFiles({ '.flux-job-guard.yaml': listed, 'flux/bake.yaml': FLUX, 'bake/job.yaml': job });
@@ -169,7 +171,10 @@ describe('job-immutable-template', () => {
     write('bake/job.yaml', job.replace('image: bake:3', 'image: bake:4'));
     const [finding] = await run();
     assert.equal(brief(finding), 'job-immutable-template bake/job.yaml:4:9');
-    assert.deepEqual(finding.fixes!.map((fix) => fix.title), ['Rename the Job to kernel-bake-r7 (a new Job; Flux prunes the old one)', 'Add the annotation kustomize.toolkit.fluxcd.io/force: enabled (Flux replaces the Job)']);
+    assert.deepEqual(
+      finding.fixes!.map((fix) => fix.title),
+      ['Rename the Job to kernel-bake-r7 (a new Job; Flux prunes the old one)', 'Add the annotation kustomize.toolkit.fluxcd.io/force: enabled (Flux replaces the Job)'],
+    );
     write('bake/job.yaml', applyFix(job.replace('image: bake:3', 'image: bake:4'), finding.fixes![0].edits));
     assert.deepEqual(await run(), [], 'renamed: a new Job');
     write('bake/job.yaml', applyFix(job.replace('image: bake:3', 'image: bake:4'), finding.fixes![1].edits));

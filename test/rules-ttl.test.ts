@@ -24,11 +24,7 @@ function created(...ttlLines: string[]): string {
   return lines('# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.', 'ttl:', ...ttlLines);
 }
 
-const nftEntry = (jobName: string | null, indent = '    ') => [
-  `${indent}- file: ${FILE}`,
-  ...(jobName === null ? [] : [`${indent}  job: ${jobName}`]),
-  `${indent}  reason: ${REASON}`,
-];
+const nftEntry = (jobName: string | null, indent = '    ') => [`${indent}- file: ${FILE}`, ...(jobName === null ? [] : [`${indent}  job: ${jobName}`]), `${indent}  reason: ${REASON}`];
 const oftEntry = (jobName: string | null, value: number, indent = '    ') => [
   `${indent}- file: ${FILE}`,
   ...(jobName === null ? [] : [`${indent}  job: ${jobName}`]),
@@ -65,13 +61,34 @@ ruleTable('ttl-missing', {
     },
     {
       name: 'a CronJob: its jobTemplate is not a Job resource',
-      text: lines('apiVersion: batch/v1', 'kind: CronJob', 'metadata:', '  name: nightly', 'spec:', '  schedule: "0 3 * * *"', '  jobTemplate:', '    spec:', '      template:', '        spec:', '          restartPolicy: Never'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: CronJob',
+        'metadata:',
+        '  name: nightly',
+        'spec:',
+        '  schedule: "0 3 * * *"',
+        '  jobTemplate:',
+        '    spec:',
+        '      template:',
+        '        spec:',
+        '          restartPolicy: Never',
+      ),
     },
     { name: 'a kustomize patch of a Job (role patch) is not a Job resource', text: BASIC, role: 'patch' },
     {
       name: 'a Helm chart template (role chart-template) is skipped quietly, even though it is not YAML',
       role: 'chart-template',
-      text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: {{ include "reporter.fullname" . }}', 'spec:', '  {{- with .Values.ttl }}', '  ttlSecondsAfterFinished: {{ . }}', '  {{- end }}'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '  name: {{ include "reporter.fullname" . }}',
+        'spec:',
+        '  {{- with .Values.ttl }}',
+        '  ttlSecondsAfterFinished: {{ . }}',
+        '  {{- end }}',
+      ),
     },
     { name: 'kind Job of another API group is not a Kubernetes Job', text: BASIC.replace('batch/v1', 'example.com/v1') },
     { name: 'apiVersion batch/v1 without kind Job', text: BASIC.replace('kind: Job', 'kind: Deployment') },
@@ -99,7 +116,20 @@ ruleTable('ttl-missing', {
     },
     {
       name: 'four-space file: the inserted lines use four spaces',
-      text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '    name: migrate', 'spec:  # the Job', '    backoffLimit: 2', '    template:', '        spec:', '            restartPolicy: Never', '            containers:', '                -   name: main', '                    image: app:1'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '    name: migrate',
+        'spec:  # the Job',
+        '    backoffLimit: 2',
+        '    template:',
+        '        spec:',
+        '            restartPolicy: Never',
+        '            containers:',
+        '                -   name: main',
+        '                    image: app:1',
+      ),
       findings: [
         {
           rule: 'ttl-missing',
@@ -109,7 +139,22 @@ ruleTable('ttl-missing', {
             {
               title: INSERT,
               preferred: true,
-              output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '    name: migrate', 'spec:  # the Job', `    ${PLACEHOLDER}`, '    ttlSecondsAfterFinished: 86400', '    backoffLimit: 2', '    template:', '        spec:', '            restartPolicy: Never', '            containers:', '                -   name: main', '                    image: app:1'),
+              output: lines(
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '    name: migrate',
+                'spec:  # the Job',
+                `    ${PLACEHOLDER}`,
+                '    ttlSecondsAfterFinished: 86400',
+                '    backoffLimit: 2',
+                '    template:',
+                '        spec:',
+                '            restartPolicy: Never',
+                '            containers:',
+                '                -   name: main',
+                '                    image: app:1',
+              ),
               after: ['ttl-convergence-note'],
             },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
@@ -141,7 +186,12 @@ ruleTable('ttl-missing', {
           severity: 'error',
           range: [4, 0, 4, 4],
           fixes: [
-            { title: INSERT, preferred: true, output: '\uFEFF' + job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']), after: ['ttl-convergence-note'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: '\uFEFF' + job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']),
+              after: ['ttl-convergence-note'],
+            },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
           ],
         },
@@ -156,7 +206,12 @@ ruleTable('ttl-missing', {
           severity: 'error',
           range: [4, 0, 4, 4],
           fixes: [
-            { title: INSERT, preferred: true, output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).slice(0, -1), after: ['ttl-convergence-note'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).slice(0, -1),
+              after: ['ttl-convergence-note'],
+            },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
           ],
         },
@@ -204,7 +259,38 @@ ruleTable('ttl-missing', {
             {
               title: INSERT,
               preferred: true,
-              output: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  spec: "not a Job"', '--- # the first Job', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: first', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 1', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: good', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: third', 'spec:', '  backoffLimit: 3'),
+              output: lines(
+                'apiVersion: v1',
+                'kind: ConfigMap',
+                'metadata:',
+                '  name: settings',
+                'data:',
+                '  spec: "not a Job"',
+                '--- # the first Job',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: first',
+                'spec:',
+                `  ${PLACEHOLDER}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  backoffLimit: 1',
+                '---',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: good',
+                'spec:',
+                `  ${NOTE}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '---',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: third',
+                'spec:',
+                '  backoffLimit: 3',
+              ),
               after: ['ttl-convergence-note', 'ttl-missing'],
             },
             { title: 'Add Job "first" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('first')), after: ['ttl-missing'] },
@@ -219,7 +305,38 @@ ruleTable('ttl-missing', {
             {
               title: INSERT,
               preferred: true,
-              output: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  spec: "not a Job"', '--- # the first Job', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: first', 'spec:', '  backoffLimit: 1', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: good', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: third', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 3'),
+              output: lines(
+                'apiVersion: v1',
+                'kind: ConfigMap',
+                'metadata:',
+                '  name: settings',
+                'data:',
+                '  spec: "not a Job"',
+                '--- # the first Job',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: first',
+                'spec:',
+                '  backoffLimit: 1',
+                '---',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: good',
+                'spec:',
+                `  ${NOTE}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '---',
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: third',
+                'spec:',
+                `  ${PLACEHOLDER}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  backoffLimit: 3',
+              ),
               after: ['ttl-convergence-note', 'ttl-missing'],
             },
             { title: 'Add Job "third" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('third')), after: ['ttl-missing'] },
@@ -229,14 +346,37 @@ ruleTable('ttl-missing', {
     },
     {
       name: 'CRLF multi-document file',
-      text: crlf(lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '    backoffLimit: 1')),
+      text: crlf(
+        lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '    backoffLimit: 1'),
+      ),
       findings: [
         {
           rule: 'ttl-missing',
           severity: 'error',
           range: [9, 0, 9, 4],
           fixes: [
-            { title: INSERT, preferred: true, output: crlf(lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', '---', 'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', `    ${PLACEHOLDER}`, '    ttlSecondsAfterFinished: 86400', '    backoffLimit: 1')), after: ['ttl-convergence-note'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: crlf(
+                lines(
+                  'apiVersion: v1',
+                  'kind: ConfigMap',
+                  'metadata:',
+                  '  name: settings',
+                  '---',
+                  'apiVersion: batch/v1',
+                  'kind: Job',
+                  'metadata:',
+                  '  name: migrate',
+                  'spec:',
+                  `    ${PLACEHOLDER}`,
+                  '    ttlSecondsAfterFinished: 86400',
+                  '    backoffLimit: 1',
+                ),
+              ),
+              after: ['ttl-convergence-note'],
+            },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
           ],
         },
@@ -251,7 +391,12 @@ ruleTable('ttl-missing', {
           severity: 'error',
           range: [4, 0, 4, 4],
           fixes: [
-            { title: INSERT, preferred: true, output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).replace('batch/v1', 'batch/v1beta1'), after: ['ttl-convergence-note'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).replace('batch/v1', 'batch/v1beta1'),
+              after: ['ttl-convergence-note'],
+            },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
           ],
         },
@@ -268,7 +413,11 @@ ruleTable('ttl-missing', {
           job: '${CLUSTER}-migrate',
           fixes: [
             { title: INSERT, preferred: true, output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2'], '${CLUSTER}-migrate'), after: ['ttl-convergence-note'] },
-            { title: 'Add Job "${CLUSTER}-migrate" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', `    - file: ${FILE}`, '      job: "${CLUSTER}-migrate"', `      reason: ${REASON}`), after: [] },
+            {
+              title: 'Add Job "${CLUSTER}-migrate" to noFinishTimeout in .flux-job-guard.yaml',
+              contract: created('  noFinishTimeout:', `    - file: ${FILE}`, '      job: "${CLUSTER}-migrate"', `      reason: ${REASON}`),
+              after: [],
+            },
           ],
         },
       ],
@@ -284,7 +433,11 @@ ruleTable('ttl-missing', {
           job: '1e3',
           fixes: [
             { title: INSERT, preferred: true, output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2'], '"1e3"'), after: ['ttl-convergence-note'] },
-            { title: 'Add Job "1e3" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', `    - file: ${FILE}`, '      job: "1e3"', `      reason: ${REASON}`), after: [] },
+            {
+              title: 'Add Job "1e3" to noFinishTimeout in .flux-job-guard.yaml',
+              contract: created('  noFinishTimeout:', `    - file: ${FILE}`, '      job: "1e3"', `      reason: ${REASON}`),
+              after: [],
+            },
           ],
         },
       ],
@@ -300,7 +453,12 @@ ruleTable('ttl-missing', {
           job: null,
           message: /this Job sets no/,
           fixes: [
-            { title: INSERT, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  namespace: db', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2'), after: ['ttl-convergence-note'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  namespace: db', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 2'),
+              after: ['ttl-convergence-note'],
+            },
             { title: 'Add this Job to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry(null)), after: [] },
           ],
         },
@@ -359,7 +517,12 @@ ruleTable('ttl-missing', {
           severity: 'error',
           range: [4, 0, 4, 4],
           fixes: [
-            { title: 'Insert ttlSecondsAfterFinished: 600 with a convergence comment', preferred: true, output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 600', '  backoffLimit: 2']), after: ['ttl-convergence-note'] },
+            {
+              title: 'Insert ttlSecondsAfterFinished: 600 with a convergence comment',
+              preferred: true,
+              output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 600', '  backoffLimit: 2']),
+              after: ['ttl-convergence-note'],
+            },
             { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
           ],
         },
@@ -434,7 +597,7 @@ const CONTRACT_SHAPES: Array<{ name: string; contract: string; after: string; co
     after: lines('ttl:', '  noFinishTimeout:', ...nftEntry('migrate'), '  required: 86400'),
   },
   {
-    name: 'an empty flow list with a comment after it: the comment stays on the key\'s line',
+    name: "an empty flow list with a comment after it: the comment stays on the key's line",
     contract: lines('ttl:', '  noFinishTimeout: [] # none yet'),
     after: lines('ttl:', '  noFinishTimeout: # none yet', ...nftEntry('migrate')),
   },
@@ -451,7 +614,7 @@ const CONTRACT_SHAPES: Array<{ name: string; contract: string; after: string; co
     contractAfter: ['contract-no-job'],
   },
   {
-    name: 'a list with items at the key\'s own indentation',
+    name: "a list with items at the key's own indentation",
     contract: lines('ttl:', '  noFinishTimeout:', '  - file: kubernetes/apps/job.yaml', '    job: other', '    reason: Kept.'),
     after: lines('ttl:', '  noFinishTimeout:', '  - file: kubernetes/apps/job.yaml', '    job: other', '    reason: Kept.', ...nftEntry('migrate', '  ')),
     contractAfter: ['contract-no-job'],
@@ -551,7 +714,7 @@ ruleTable('ttl-unexpected-value', {
           range: [6, 27, 6, 31],
           message: /its otherFinishTimeout entry allows 60/,
           fixes: [
-            { title: SET_REQUIRED, preferred: true, output: T86400, after: [], },
+            { title: SET_REQUIRED, preferred: true, output: T86400, after: [] },
             { title: UPDATE_OFT, contract: oftContract('migrate', 3600), after: [] },
           ],
         },
@@ -616,7 +779,12 @@ ruleTable('ttl-unexpected-value', {
           range: [6, 27, 6, 31],
           fixes: [
             { title: SET_REQUIRED, preferred: true, output: T86400, after: [] },
-            { title: ADD_OFT, contract: lines('ttl:', '  otherFinishTimeout:', `    - file: ${FILE}`, '      job: other', '      value: 60', '      reason: Chart.', ...oftEntry('migrate', 3600)), after: [], contractAfter: ['contract-no-job'] },
+            {
+              title: ADD_OFT,
+              contract: lines('ttl:', '  otherFinishTimeout:', `    - file: ${FILE}`, '      job: other', '      value: 60', '      reason: Chart.', ...oftEntry('migrate', 3600)),
+              after: [],
+              contractAfter: ['contract-no-job'],
+            },
           ],
         },
       ],
@@ -692,7 +860,12 @@ ruleTable('ttl-forbidden', {
       text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '  backoffLimit: 2', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400').slice(0, -1),
       contract: NFT_CONTRACT,
       findings: [
-        { rule: 'ttl-forbidden', severity: 'error', range: [7, 2, 7, 25], fixes: [{ title: REMOVE, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '  backoffLimit: 2').slice(0, -1), after: [] }] },
+        {
+          rule: 'ttl-forbidden',
+          severity: 'error',
+          range: [7, 2, 7, 25],
+          fixes: [{ title: REMOVE, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', 'spec:', '  backoffLimit: 2').slice(0, -1), after: [] }],
+        },
       ],
     },
     {
@@ -707,7 +880,12 @@ ruleTable('ttl-forbidden', {
       contract: NFT_CONTRACT,
       findings: [
         { rule: 'ttl-forbidden', severity: 'error', range: [6, 2, 6, 25], fixes: [{ title: REMOVE, preferred: true, output: job([]), after: [] }] },
-        { rule: 'ttl-invalid', severity: 'error', range: [6, 27, 6, 34], fixes: [{ title: 'Write ttlSecondsAfterFinished as the integer 86400', preferred: true, output: job([`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']), after: ['ttl-forbidden'] }] },
+        {
+          rule: 'ttl-invalid',
+          severity: 'error',
+          range: [6, 27, 6, 34],
+          fixes: [{ title: 'Write ttlSecondsAfterFinished as the integer 86400', preferred: true, output: job([`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']), after: ['ttl-forbidden'] }],
+        },
       ],
     },
     {
@@ -729,19 +907,51 @@ ruleTable('ttl-misplaced', {
   valid: [
     { name: 'directly under spec', text: T86400 },
     { name: 'a key that only contains the name', text: job([`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  ttlSecondsAfterFinishedNote: x']) },
-    { name: 'under a CronJob jobTemplate (not a Job resource)', text: lines('apiVersion: batch/v1', 'kind: CronJob', 'metadata:', '  name: n', 'spec:', '  jobTemplate:', '    spec:', '      ttlSecondsAfterFinished: 86400') },
+    {
+      name: 'under a CronJob jobTemplate (not a Job resource)',
+      text: lines('apiVersion: batch/v1', 'kind: CronJob', 'metadata:', '  name: n', 'spec:', '  jobTemplate:', '    spec:', '      ttlSecondsAfterFinished: 86400'),
+    },
   ],
   invalid: [
     {
       name: 'under spec.template.spec: moved with its comment, above the first key of spec',
-      text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', '  template:', '    spec:', `      ${NOTE}`, '      ttlSecondsAfterFinished: 86400', '      restartPolicy: Never'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '  name: warmup',
+        'spec:',
+        '  template:',
+        '    spec:',
+        `      ${NOTE}`,
+        '      ttlSecondsAfterFinished: 86400',
+        '      restartPolicy: Never',
+      ),
       findings: [
         {
           rule: 'ttl-missing',
           severity: 'error',
           range: [4, 0, 4, 4],
           fixes: [
-            { title: INSERT, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', `      ${NOTE}`, '      ttlSecondsAfterFinished: 86400', '      restartPolicy: Never'), after: ['ttl-convergence-note', 'ttl-misplaced'] },
+            {
+              title: INSERT,
+              preferred: true,
+              output: lines(
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: warmup',
+                'spec:',
+                `  ${PLACEHOLDER}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  template:',
+                '    spec:',
+                `      ${NOTE}`,
+                '      ttlSecondsAfterFinished: 86400',
+                '      restartPolicy: Never',
+              ),
+              after: ['ttl-convergence-note', 'ttl-misplaced'],
+            },
             { title: 'Add Job "warmup" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('warmup')), after: ['ttl-misplaced'] },
           ],
         },
@@ -751,7 +961,25 @@ ruleTable('ttl-misplaced', {
           range: [8, 6, 8, 29],
           job: 'warmup',
           message: /under `spec\.template\.spec` of Job "warmup" has no effect there/,
-          fixes: [{ title: MOVE, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      restartPolicy: Never'), after: [] }],
+          fixes: [
+            {
+              title: MOVE,
+              preferred: true,
+              output: lines(
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: warmup',
+                'spec:',
+                `  ${NOTE}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  template:',
+                '    spec:',
+                '      restartPolicy: Never',
+              ),
+              after: [],
+            },
+          ],
         },
       ],
     },
@@ -759,16 +987,43 @@ ruleTable('ttl-misplaced', {
       name: 'under metadata, with a note at the end of its line: moved to spec',
       text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', '  ttlSecondsAfterFinished: 3600 # converges: x', 'spec:', '  backoffLimit: 1'),
       findings: [
-        { rule: 'ttl-missing', severity: 'error', range: [5, 0, 5, 4], fixes: [
-          { title: INSERT, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', '  ttlSecondsAfterFinished: 3600 # converges: x', 'spec:', `  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  backoffLimit: 1'), after: ['ttl-convergence-note', 'ttl-misplaced'] },
-          { title: 'Add Job "warmup" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('warmup')), after: ['ttl-misplaced'] },
-        ] },
+        {
+          rule: 'ttl-missing',
+          severity: 'error',
+          range: [5, 0, 5, 4],
+          fixes: [
+            {
+              title: INSERT,
+              preferred: true,
+              output: lines(
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: warmup',
+                '  ttlSecondsAfterFinished: 3600 # converges: x',
+                'spec:',
+                `  ${PLACEHOLDER}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  backoffLimit: 1',
+              ),
+              after: ['ttl-convergence-note', 'ttl-misplaced'],
+            },
+            { title: 'Add Job "warmup" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('warmup')), after: ['ttl-misplaced'] },
+          ],
+        },
         {
           rule: 'ttl-misplaced',
           severity: 'error',
           range: [4, 2, 4, 25],
           message: /under `metadata`/,
-          fixes: [{ title: MOVE, preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', '  ttlSecondsAfterFinished: 3600 # converges: x', '  backoffLimit: 1'), after: ['ttl-unexpected-value'] }],
+          fixes: [
+            {
+              title: MOVE,
+              preferred: true,
+              output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', '  ttlSecondsAfterFinished: 3600 # converges: x', '  backoffLimit: 1'),
+              after: ['ttl-unexpected-value'],
+            },
+          ],
         },
       ],
     },
@@ -781,36 +1036,152 @@ ruleTable('ttl-misplaced', {
           severity: 'error',
           range: [2, 0, 2, 23],
           message: /at the top level of Job "warmup"/,
-          fixes: [{ title: 'Remove the misplaced ttlSecondsAfterFinished (spec already sets one)', preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400'), after: [] }],
+          fixes: [
+            {
+              title: 'Remove the misplaced ttlSecondsAfterFinished (spec already sets one)',
+              preferred: true,
+              output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400'),
+              after: [],
+            },
+          ],
         },
       ],
     },
     {
-      name: 'four spaces and CRLF: the moved lines take spec\'s indentation and the file\'s line ending',
-      text: crlf(lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '    name: warmup', 'spec:', '    backoffLimit: 1', '    template:', '        spec:', `            ${NOTE}`, '            ttlSecondsAfterFinished: 86400', '            restartPolicy: Never')),
+      name: "four spaces and CRLF: the moved lines take spec's indentation and the file's line ending",
+      text: crlf(
+        lines(
+          'apiVersion: batch/v1',
+          'kind: Job',
+          'metadata:',
+          '    name: warmup',
+          'spec:',
+          '    backoffLimit: 1',
+          '    template:',
+          '        spec:',
+          `            ${NOTE}`,
+          '            ttlSecondsAfterFinished: 86400',
+          '            restartPolicy: Never',
+        ),
+      ),
       findings: [
-        { rule: 'ttl-missing', severity: 'error', range: [4, 0, 4, 4], fixes: [
-          { title: INSERT, preferred: true, output: crlf(lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '    name: warmup', 'spec:', `    ${PLACEHOLDER}`, '    ttlSecondsAfterFinished: 86400', '    backoffLimit: 1', '    template:', '        spec:', `            ${NOTE}`, '            ttlSecondsAfterFinished: 86400', '            restartPolicy: Never')), after: ['ttl-convergence-note', 'ttl-misplaced'] },
-          { title: 'Add Job "warmup" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('warmup')), after: ['ttl-misplaced'] },
-        ] },
+        {
+          rule: 'ttl-missing',
+          severity: 'error',
+          range: [4, 0, 4, 4],
+          fixes: [
+            {
+              title: INSERT,
+              preferred: true,
+              output: crlf(
+                lines(
+                  'apiVersion: batch/v1',
+                  'kind: Job',
+                  'metadata:',
+                  '    name: warmup',
+                  'spec:',
+                  `    ${PLACEHOLDER}`,
+                  '    ttlSecondsAfterFinished: 86400',
+                  '    backoffLimit: 1',
+                  '    template:',
+                  '        spec:',
+                  `            ${NOTE}`,
+                  '            ttlSecondsAfterFinished: 86400',
+                  '            restartPolicy: Never',
+                ),
+              ),
+              after: ['ttl-convergence-note', 'ttl-misplaced'],
+            },
+            { title: 'Add Job "warmup" to noFinishTimeout in .flux-job-guard.yaml', contract: created('  noFinishTimeout:', ...nftEntry('warmup')), after: ['ttl-misplaced'] },
+          ],
+        },
         {
           rule: 'ttl-misplaced',
           severity: 'error',
           range: [9, 12, 9, 35],
-          fixes: [{ title: MOVE, preferred: true, output: crlf(lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '    name: warmup', 'spec:', `    ${NOTE}`, '    ttlSecondsAfterFinished: 86400', '    backoffLimit: 1', '    template:', '        spec:', '            restartPolicy: Never')), after: [] }],
+          fixes: [
+            {
+              title: MOVE,
+              preferred: true,
+              output: crlf(
+                lines(
+                  'apiVersion: batch/v1',
+                  'kind: Job',
+                  'metadata:',
+                  '    name: warmup',
+                  'spec:',
+                  `    ${NOTE}`,
+                  '    ttlSecondsAfterFinished: 86400',
+                  '    backoffLimit: 1',
+                  '    template:',
+                  '        spec:',
+                  '            restartPolicy: Never',
+                ),
+              ),
+              after: [],
+            },
+          ],
         },
       ],
     },
     {
       name: 'spec already sets one: the misplaced copy is removed',
-      text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      ttlSecondsAfterFinished: 60', '      restartPolicy: Never'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '  name: warmup',
+        'spec:',
+        `  ${NOTE}`,
+        '  ttlSecondsAfterFinished: 86400',
+        '  template:',
+        '    spec:',
+        '      ttlSecondsAfterFinished: 60',
+        '      restartPolicy: Never',
+      ),
       findings: [
-        { rule: 'ttl-misplaced', severity: 'error', range: [9, 6, 9, 29], fixes: [{ title: 'Remove the misplaced ttlSecondsAfterFinished (spec already sets one)', preferred: true, output: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      restartPolicy: Never'), after: [] }] },
+        {
+          rule: 'ttl-misplaced',
+          severity: 'error',
+          range: [9, 6, 9, 29],
+          fixes: [
+            {
+              title: 'Remove the misplaced ttlSecondsAfterFinished (spec already sets one)',
+              preferred: true,
+              output: lines(
+                'apiVersion: batch/v1',
+                'kind: Job',
+                'metadata:',
+                '  name: warmup',
+                'spec:',
+                `  ${NOTE}`,
+                '  ttlSecondsAfterFinished: 86400',
+                '  template:',
+                '    spec:',
+                '      restartPolicy: Never',
+              ),
+              after: [],
+            },
+          ],
+        },
       ],
     },
     {
       name: 'the first key of a list item: no safe fix',
-      text: lines('apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: warmup', 'spec:', `  ${NOTE}`, '  ttlSecondsAfterFinished: 86400', '  template:', '    spec:', '      containers:', '        - ttlSecondsAfterFinished: 5', '          name: main'),
+      text: lines(
+        'apiVersion: batch/v1',
+        'kind: Job',
+        'metadata:',
+        '  name: warmup',
+        'spec:',
+        `  ${NOTE}`,
+        '  ttlSecondsAfterFinished: 86400',
+        '  template:',
+        '    spec:',
+        '      containers:',
+        '        - ttlSecondsAfterFinished: 5',
+        '          name: main',
+      ),
       findings: [{ rule: 'ttl-misplaced', severity: 'error', range: [10, 10, 10, 33], message: /under `spec\.template\.spec\.containers\[0\]`/ }],
     },
   ],
@@ -869,22 +1240,61 @@ const noteCase = (specLines: string[], keyLine: number) => ({ text: job(specLine
 ruleTable('ttl-convergence-note', {
   valid: [
     { name: 'the note directly above the key', text: job([`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']) },
-    { name: 'the note at the end of the key\'s line', text: job(['  ttlSecondsAfterFinished: 86400 # converges: the import skips what exists']) },
+    { name: "the note at the end of the key's line", text: job(['  ttlSecondsAfterFinished: 86400 # converges: the import skips what exists']) },
     { name: 'the note without a space after #', text: job(['  #converges: the import skips what exists', '  ttlSecondsAfterFinished: 86400']) },
-    { name: 'the note on the first line of a comment block directly above', text: job(['  # converges: the import skips what exists', '  # and it never deletes', '  ttlSecondsAfterFinished: 86400']) },
-    { name: 'a custom marker from the contract', text: job(['  # idempotent: the import skips what exists', '  ttlSecondsAfterFinished: 86400']), contract: lines('ttl:', '  convergenceNote: "idempotent:"') },
+    {
+      name: 'the note on the first line of a comment block directly above',
+      text: job(['  # converges: the import skips what exists', '  # and it never deletes', '  ttlSecondsAfterFinished: 86400']),
+    },
+    {
+      name: 'a custom marker from the contract',
+      text: job(['  # idempotent: the import skips what exists', '  ttlSecondsAfterFinished: 86400']),
+      contract: lines('ttl:', '  convergenceNote: "idempotent:"'),
+    },
     { name: 'a TTL other than the required one needs no note', text: job(['  ttlSecondsAfterFinished: 60']), contract: oftContract('migrate', 60) },
     { name: 'a note on a TTL written across two lines', text: job([`  ${NOTE}`, '  ttlSecondsAfterFinished:', '    86400']) },
   ],
   invalid: [
-    { name: 'no comment at all', ...noteCase(['  ttlSecondsAfterFinished: 86400'], 5), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [5, 2, 5, 25], job: 'migrate', message: /has no `# converges:` comment/ }] },
-    { name: 'the inserted placeholder above the key', ...noteCase([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400'], 6), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25], message: /still has the placeholder/ }] },
-    { name: 'the placeholder at the end of the line', ...noteCase([`  ttlSecondsAfterFinished: 86400 ${PLACEHOLDER}`], 5), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [5, 2, 5, 25], message: /still has the placeholder/ }] },
-    { name: 'the placeholder text still inside a longer comment', ...noteCase(['  # converges: idempotent. TODO say why a second run reaches the same state and does not fail', '  ttlSecondsAfterFinished: 86400'], 6), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25], message: /still has the placeholder/ }] },
-    { name: 'the marker with nothing after it', ...noteCase(['  # converges:', '  ttlSecondsAfterFinished: 86400'], 6), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25] }] },
-    { name: 'a blank line between the note and the key', ...noteCase([`  ${NOTE}`, '', '  ttlSecondsAfterFinished: 86400'], 7), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [7, 2, 7, 25], message: /has no `# converges:` comment/ }] },
-    { name: 'the note above another key', ...noteCase([`  ${NOTE}`, '  backoffLimit: 2', '  ttlSecondsAfterFinished: 86400'], 7), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [7, 2, 7, 25] }] },
-    { name: 'a comment that does not start with the marker', ...noteCase(['  # this converges: because', '  ttlSecondsAfterFinished: 86400'], 6), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25] }] },
+    {
+      name: 'no comment at all',
+      ...noteCase(['  ttlSecondsAfterFinished: 86400'], 5),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [5, 2, 5, 25], job: 'migrate', message: /has no `# converges:` comment/ }],
+    },
+    {
+      name: 'the inserted placeholder above the key',
+      ...noteCase([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400'], 6),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25], message: /still has the placeholder/ }],
+    },
+    {
+      name: 'the placeholder at the end of the line',
+      ...noteCase([`  ttlSecondsAfterFinished: 86400 ${PLACEHOLDER}`], 5),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [5, 2, 5, 25], message: /still has the placeholder/ }],
+    },
+    {
+      name: 'the placeholder text still inside a longer comment',
+      ...noteCase(['  # converges: idempotent. TODO say why a second run reaches the same state and does not fail', '  ttlSecondsAfterFinished: 86400'], 6),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25], message: /still has the placeholder/ }],
+    },
+    {
+      name: 'the marker with nothing after it',
+      ...noteCase(['  # converges:', '  ttlSecondsAfterFinished: 86400'], 6),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25] }],
+    },
+    {
+      name: 'a blank line between the note and the key',
+      ...noteCase([`  ${NOTE}`, '', '  ttlSecondsAfterFinished: 86400'], 7),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [7, 2, 7, 25], message: /has no `# converges:` comment/ }],
+    },
+    {
+      name: 'the note above another key',
+      ...noteCase([`  ${NOTE}`, '  backoffLimit: 2', '  ttlSecondsAfterFinished: 86400'], 7),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [7, 2, 7, 25] }],
+    },
+    {
+      name: 'a comment that does not start with the marker',
+      ...noteCase(['  # this converges: because', '  ttlSecondsAfterFinished: 86400'], 6),
+      findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [6, 2, 6, 25] }],
+    },
     { name: 'the note on the next line', ...noteCase(['  ttlSecondsAfterFinished: 86400', `  ${NOTE}`], 5), findings: [{ rule: 'ttl-convergence-note', severity: 'warning', range: [5, 2, 5, 25] }] },
     {
       name: 'the default marker when the contract sets another',
@@ -908,7 +1318,22 @@ ruleTable('ttl-convergence-note', {
 
 describe('file roles: kustomize patches and Helm chart templates are not Job resources', () => {
   const index = new RepoIndex();
-  index.update('apps/kustomization.yaml', lines('resources:', '  - job.yaml', 'patches:', '  - path: patch-a.yaml', '  - path: ./sub/patch-b.yaml', '    target: {kind: Job}', 'patchesStrategicMerge:', '  - patch-c.yaml', 'patchesJson6902:', '  - path: patch-d.yaml', '    target: {kind: Job, name: x}'));
+  index.update(
+    'apps/kustomization.yaml',
+    lines(
+      'resources:',
+      '  - job.yaml',
+      'patches:',
+      '  - path: patch-a.yaml',
+      '  - path: ./sub/patch-b.yaml',
+      '    target: {kind: Job}',
+      'patchesStrategicMerge:',
+      '  - patch-c.yaml',
+      'patchesJson6902:',
+      '  - path: patch-d.yaml',
+      '    target: {kind: Job, name: x}',
+    ),
+  );
   index.update('charts/reporter/Chart.yaml', lines('apiVersion: v2', 'name: reporter'));
   const cases: Array<[string, string]> = [
     ['apps/job.yaml', 'resource'],
@@ -935,7 +1360,10 @@ describe('file roles: kustomize patches and Helm chart templates are not Job res
   });
 
   test('the same Job text is checked as a resource and skipped as a patch or chart template', () => {
-    assert.deepEqual(analyse(BASIC).analysis.findings.map((f) => f.rule), ['ttl-missing']);
+    assert.deepEqual(
+      analyse(BASIC).analysis.findings.map((f) => f.rule),
+      ['ttl-missing'],
+    );
     assert.deepEqual(analyse(BASIC).analysis.jobs, [{ name: 'migrate', ttl: null }]);
     for (const role of ['patch', 'chart-template'] as const) {
       const { analysis } = analyse(BASIC, { role });
@@ -946,7 +1374,10 @@ describe('file roles: kustomize patches and Helm chart templates are not Job res
 
   test('a patch file that is not valid YAML is still reported; a chart template is not', () => {
     const broken = lines('kind: Job', 'spec:', '  a: 1', '   b: 2');
-    assert.deepEqual(analyse(broken, { role: 'patch' }).analysis.findings.map((f) => f.rule), ['yaml-syntax']);
+    assert.deepEqual(
+      analyse(broken, { role: 'patch' }).analysis.findings.map((f) => f.rule),
+      ['yaml-syntax'],
+    );
     assert.deepEqual(analyse(broken, { role: 'chart-template' }).analysis.findings, []);
   });
 });

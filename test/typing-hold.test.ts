@@ -10,7 +10,14 @@ import type { Finding } from '../server/src/engine/types';
 function syntaxFindings(text: string): Finding[] {
   return scanSubstitutions(text)
     .filter((occurrence) => occurrence.kind === 'syntax-error')
-    .map((occurrence) => ({ rule: 'flux-substitution-syntax', severity: 'error', file: 'a.yaml', job: null, message: '', range: { start: { line: 0, character: occurrence.start }, end: { line: 0, character: occurrence.end } } }));
+    .map((occurrence) => ({
+      rule: 'flux-substitution-syntax',
+      severity: 'error',
+      file: 'a.yaml',
+      job: null,
+      message: '',
+      range: { start: { line: 0, character: occurrence.start }, end: { line: 0, character: occurrence.end } },
+    }));
 }
 
 const cases: Array<[string, string, [number, number] | null, boolean]> = [
@@ -32,6 +39,13 @@ for (const [name, text, edit, held] of cases) {
 }
 
 test('other rules are never held', () => {
-  const other: Finding = { rule: 'flux-substitution-undefined', severity: 'error', file: 'a.yaml', job: null, message: '', range: { start: { line: 0, character: 3 }, end: { line: 0, character: 6 } } };
+  const other: Finding = {
+    rule: 'flux-substitution-undefined',
+    severity: 'error',
+    file: 'a.yaml',
+    job: null,
+    message: '',
+    range: { start: { line: 0, character: 3 }, end: { line: 0, character: 6 } },
+  };
   assert.deepEqual(holdWhileTyping([other], 'a: ${}', { start: 4, end: 6 }), [other]);
 });

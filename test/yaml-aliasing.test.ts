@@ -21,7 +21,10 @@ const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 /** The billion laughs: `levels` anchors, each a list of `fanout` aliases of the one before (the first holds scalars). */
 function laughs(levels: number, fanout: number, indent = ''): string {
   let text = `${indent}a0: &a0 [${Array(fanout).fill('lol').join(', ')}]\n`;
-  for (let level = 1; level < levels; level++) text += `${indent}a${level}: &a${level} [${Array(fanout).fill(`*a${level - 1}`).join(', ')}]\n`;
+  for (let level = 1; level < levels; level++)
+    text += `${indent}a${level}: &a${level} [${Array(fanout)
+      .fill(`*a${level - 1}`)
+      .join(', ')}]\n`;
   return text;
 }
 
@@ -82,7 +85,11 @@ describe('excessive aliasing, as go-yaml refuses it', () => {
         assert.equal(excessiveAliasing(parseYamlFile(text)[0].doc), null);
         return;
       }
-      assert.deepEqual(findings.map((f) => f.rule), ['yaml-syntax'], 'only the syntax error: the document is not analysed further, as Flux does not build it');
+      assert.deepEqual(
+        findings.map((f) => f.rule),
+        ['yaml-syntax'],
+        'only the syntax error: the document is not analysed further, as Flux does not build it',
+      );
       const [finding] = syntax;
       assert.equal(finding.severity, 'error');
       assert.deepEqual([finding.range.start.line + 1, finding.range.start.character + 1], at);
@@ -94,9 +101,19 @@ describe('excessive aliasing, as go-yaml refuses it', () => {
   }
 
   test('one bombed document among clean ones: only it is an error, the Job after it is still checked', () => {
-    const text = laughs(9, 9) + '---\n' + JOB_HEAD.replace('  labels:\n', '') + 'spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: busybox:1.36\n';
+    const text =
+      laughs(9, 9) +
+      '---\n' +
+      JOB_HEAD.replace('  labels:\n', '') +
+      'spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: busybox:1.36\n';
     const findings = analyzeFile({ file: 'apps/laughs.yaml', text, role: 'resource', contract }).findings;
-    assert.deepEqual(findings.map((f) => [f.rule, f.range.start.line + 1]), [['yaml-syntax', 4], ['ttl-missing', 15]]);
+    assert.deepEqual(
+      findings.map((f) => [f.rule, f.range.start.line + 1]),
+      [
+        ['yaml-syntax', 4],
+        ['ttl-missing', 15],
+      ],
+    );
   });
 });
 

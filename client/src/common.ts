@@ -67,9 +67,8 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
 
   const runAudit = async () => {
     // The server logs the audit's one line (version, contract, counts, timing) and reports it to the status item.
-    const response = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Flux Job Guard: auditing the workspace…' },
-      () => client.sendRequest<AuditResponse>(Requests.audit, {}),
+    const response = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Flux Job Guard: auditing the workspace…' }, () =>
+      client.sendRequest<AuditResponse>(Requests.audit, {}),
     );
     const lines = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${folder.summaryLine}`);
     const failed = response.folders.some((folder) => folder.errors > 0);
@@ -85,7 +84,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     if (!folder) return undefined;
     // The server writes the file (workspace/applyEdit) and shows it (window/showDocument); an edit
     // that creates a file leaves its text unsaved, and a contract is read from the disk too.
-    const result = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.createContract, arguments: [folder.uri.toString()] }) as CreateContractResult;
+    const result = (await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommands.createContract, arguments: [folder.uri.toString()] })) as CreateContractResult;
     if (result.created) {
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri));
       if (document.isDirty) await document.save();

@@ -36,8 +36,7 @@ const EXCLUDE = `**/{${SKIPPED_FOLDERS.join(',')}}/**`;
 
 async function listFiles(folder: vscode.Uri): Promise<ListFilesResult> {
   const prefix = folder.path.endsWith('/') ? folder.path : folder.path + '/';
-  const relative = (uri: vscode.Uri) =>
-    uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(prefix) ? uri.path.slice(prefix.length) : null;
+  const relative = (uri: vscode.Uri) => (uri.scheme === folder.scheme && uri.authority === folder.authority && uri.path.startsWith(prefix) ? uri.path.slice(prefix.length) : null);
   let uris: vscode.Uri[];
   try {
     uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*'), EXCLUDE);

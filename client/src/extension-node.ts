@@ -5,16 +5,18 @@ import { activateWith, ExtensionApi } from './common';
 
 export function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
-  return activateWith(context, (options) =>
-    new LanguageClient(
-      'fluxJobGuard',
-      'Flux Job Guard',
-      {
-        run: { module: serverModule, transport: TransportKind.ipc },
-        debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-      },
-      options,
-    ),
+  return activateWith(
+    context,
+    (options) =>
+      new LanguageClient(
+        'fluxJobGuard',
+        'Flux Job Guard',
+        {
+          run: { module: serverModule, transport: TransportKind.ipc },
+          debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+        },
+        options,
+      ),
   );
 }
 

@@ -23,10 +23,7 @@ let accounts: AccountList = [];
 // Tests prove a dying worker does not fail the audit: this one dies on its first message.
 const crashOnPurpose = process.env.FLUX_JOB_GUARD_TEST_CRASH_WORKER === '1' && threadId === 1;
 
-type Message =
-  | { id: number; kind: 'scan'; paths: string[]; inputs?: boolean }
-  | { id: number; kind: 'accounts'; accounts: AccountList }
-  | { id: number; kind: 'analyze'; contexts: FileContext[] };
+type Message = { id: number; kind: 'scan'; paths: string[]; inputs?: boolean } | { id: number; kind: 'accounts'; accounts: AccountList } | { id: number; kind: 'analyze'; contexts: FileContext[] };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.kind) {
@@ -43,12 +40,12 @@ async function handle(message: Message): Promise<unknown> {
 /** The language server's audit: all of it here, the passes in workers of its own; only the findings go back. */
 async function wholeAudit(): Promise<void> {
   try {
-    const head = setup.git ? (await gitHeadReader(setup.root)) ?? undefined : undefined;
+    const head = setup.git ? ((await gitHeadReader(setup.root)) ?? undefined) : undefined;
     const executor = workerExecutor({ root: setup.root, maxFileSize: setup.maxFileSize, git: setup.git, open: setup.open }, Infinity);
     const result = await audit(fs, { contractPath: setup.contractPath, settings: setup.settings, head, executor });
     parentPort!.postMessage({ result: { findings: result.findings, summary: result.summary } });
   } catch (error) {
-    parentPort!.postMessage({ error: error instanceof Error ? error.stack ?? error.message : String(error) });
+    parentPort!.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 }
 
@@ -60,6 +57,6 @@ async function answer(message: Message): Promise<void> {
   try {
     parentPort!.postMessage({ id: message.id, result: await handle(message) });
   } catch (error) {
-    parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+    parentPort!.postMessage({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 }

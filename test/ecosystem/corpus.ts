@@ -20,7 +20,11 @@ export interface RepoRun {
 }
 
 export function corpusRepos(): string[] {
-  return existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory()).sort() : [];
+  return existsSync(CORPUS)
+    ? readdirSync(CORPUS)
+        .filter((name) => statSync(join(CORPUS, name)).isDirectory())
+        .sort()
+    : [];
 }
 
 export function readTriage(): Triage {

@@ -31,9 +31,14 @@ async function main(): Promise<number> {
     }
     const byRule = new Map<string, number>();
     for (const f of scoped) byRule.set(f.rule, (byRule.get(f.rule) ?? 0) + 1);
-    const rules = [...byRule].sort().map(([rule, n]) => `${rule}=${n}`).join(' ');
+    const rules = [...byRule]
+      .sort()
+      .map(([rule, n]) => `${rule}=${n}`)
+      .join(' ');
     const { summary } = run.report;
-    console.log(`${run.repo}: ${scoped.length} finding(s) in scope (${verdicts.true} true, ${verdicts.false} false, ${scoped.length - verdicts.true - verdicts.false} untriaged)${rules ? `: ${rules}` : ''}; ${summary.jobs} Job(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`);
+    console.log(
+      `${run.repo}: ${scoped.length} finding(s) in scope (${verdicts.true} true, ${verdicts.false} false, ${scoped.length - verdicts.true - verdicts.false} untriaged)${rules ? `: ${rules}` : ''}; ${summary.jobs} Job(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`,
+    );
     problems.push(...compareWithTriage(triage, run.repo, run.report.findings));
     if (process.argv.includes('--update')) triage.entries.push(...draftEntries(triage, run.repo, run.report.findings));
   }

@@ -25,7 +25,11 @@ export type World = Map<string, FileContent>;
 
 /** RepoFs over a map of paths: strings are text as an editor holds it, bytes go through decodeFile. */
 export class MemoryRepoFs implements RepoFs {
-  constructor(private readonly files: World, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE, private readonly order: 'sorted' | 'reversed' = 'sorted') {}
+  constructor(
+    private readonly files: World,
+    private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE,
+    private readonly order: 'sorted' | 'reversed' = 'sorted',
+  ) {}
 
   listFiles(): Promise<string[]> {
     const paths = [...this.files.keys()].sort();
@@ -160,8 +164,49 @@ export const SCRIPT_LINES = [
   'exit 0',
 ];
 
-const TTL_VALUES = ['86400', '86400', '86400', '3600', '0', '"86400"', "'3600'", '8.64e4', '-1', '', '~', 'null', '1.5', '0x10', '99999999999999999999', '{}', '[]', '!!int 86400', '!!str 86400', '&t !!str 3600', '!!null  # none', '!custom 5', '86400 # converges: trailing reason'];
-const NAMES = ['migrate', 'migrate', 'db-migrate-v2', 'backup', '${APP_NAME}-init', '"quoted-name"', "'single'", 'ünï-🚀', '""', '123', 'true', 'x'.repeat(70), '[a, b]', '{a: b}', '&n migrate', '!!str tagged'];
+const TTL_VALUES = [
+  '86400',
+  '86400',
+  '86400',
+  '3600',
+  '0',
+  '"86400"',
+  "'3600'",
+  '8.64e4',
+  '-1',
+  '',
+  '~',
+  'null',
+  '1.5',
+  '0x10',
+  '99999999999999999999',
+  '{}',
+  '[]',
+  '!!int 86400',
+  '!!str 86400',
+  '&t !!str 3600',
+  '!!null  # none',
+  '!custom 5',
+  '86400 # converges: trailing reason',
+];
+const NAMES = [
+  'migrate',
+  'migrate',
+  'db-migrate-v2',
+  'backup',
+  '${APP_NAME}-init',
+  '"quoted-name"',
+  "'single'",
+  'ünï-🚀',
+  '""',
+  '123',
+  'true',
+  'x'.repeat(70),
+  '[a, b]',
+  '{a: b}',
+  '&n migrate',
+  '!!str tagged',
+];
 const NOTES = ['none', 'above', 'above', 'trailing', 'placeholder', 'other-comment', 'blank-then-above'] as const;
 
 export interface JobShape {
@@ -254,13 +299,56 @@ export const OTHER_DOCS: string[][] = [
   [],
   ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: creds', 'stringData:', '  password: "${DB_PASSWORD}"'],
   ['apiVersion: helm.toolkit.fluxcd.io/v2', 'kind: HelmRelease', 'metadata:', '  name: app', 'spec:', '  values:', '    command: echo ${APP_NAME} $$'],
-  ['apiVersion: batch/v1', 'kind: CronJob', 'metadata:', '  name: nightly', 'spec:', '  schedule: "@daily"', '  jobTemplate:', '    spec:', '      ttlSecondsAfterFinished: 100', '      template:', '        spec:', '          containers: []'],
+  [
+    'apiVersion: batch/v1',
+    'kind: CronJob',
+    'metadata:',
+    '  name: nightly',
+    'spec:',
+    '  schedule: "@daily"',
+    '  jobTemplate:',
+    '    spec:',
+    '      ttlSecondsAfterFinished: 100',
+    '      template:',
+    '        spec:',
+    '          containers: []',
+  ],
   ['key: &anchor value', 'other: *anchor', 'list: [1, 2, {a: b}]'],
   ['%YAML 1.2', '---', 'a: 1'],
   ['a: 1', '...'],
   // `$` written through YAML escapes, quotes, folds, flow collections and keys
-  ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: escapes', 'data:', '  a: "\\x24{APP_NAME} \\u0024{DB_HOST} \\"${APP_NAME}\\""', "  b: 'it''s ${APP_NAME} $$ ''${Q}'''", '  c: >-', '    folded ${APP_NAME}', '    next ${DB_HOST:-', '    x}', '  ${KEY_VAR}: value', '  d: ["${A}", "$$", "$${B}", {k: "${C}"}]', '  e: "line one ${A}\\', '    ${B} continued"'],
-  ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: opted-out', '  labels:', '    kustomize.toolkit.fluxcd.io/substitute: disabled', 'spec:', '  ttlSecondsAfterFinished: 86400 # converges: no state', '  template:', '    spec:', '      containers:', '        - name: x', '          command: ["sh", "-c", "echo ${NOPE} $$"]'],
+  [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: escapes',
+    'data:',
+    '  a: "\\x24{APP_NAME} \\u0024{DB_HOST} \\"${APP_NAME}\\""',
+    "  b: 'it''s ${APP_NAME} $$ ''${Q}'''",
+    '  c: >-',
+    '    folded ${APP_NAME}',
+    '    next ${DB_HOST:-',
+    '    x}',
+    '  ${KEY_VAR}: value',
+    '  d: ["${A}", "$$", "$${B}", {k: "${C}"}]',
+    '  e: "line one ${A}\\',
+    '    ${B} continued"',
+  ],
+  [
+    'apiVersion: batch/v1',
+    'kind: Job',
+    'metadata:',
+    '  name: opted-out',
+    '  labels:',
+    '    kustomize.toolkit.fluxcd.io/substitute: disabled',
+    'spec:',
+    '  ttlSecondsAfterFinished: 86400 # converges: no state',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '        - name: x',
+    '          command: ["sh", "-c", "echo ${NOPE} $$"]',
+  ],
 ];
 
 export interface ManifestShape {
@@ -273,7 +361,10 @@ export interface ManifestShape {
 }
 
 export const manifestShapeArb: fc.Arbitrary<ManifestShape> = fc.record({
-  docs: fc.array(fc.oneof({ weight: 3, arbitrary: jobShapeArb.map((job) => ({ job })) }, { weight: 1, arbitrary: fc.nat(OTHER_DOCS.length - 1).map((other) => ({ other })) }), { minLength: 1, maxLength: 4 }),
+  docs: fc.array(fc.oneof({ weight: 3, arbitrary: jobShapeArb.map((job) => ({ job })) }, { weight: 1, arbitrary: fc.nat(OTHER_DOCS.length - 1).map((other) => ({ other })) }), {
+    minLength: 1,
+    maxLength: 4,
+  }),
   leadingMarker: fc.boolean(),
   indent: fc.constantFrom(2 as const, 4 as const),
   crlf: fc.boolean(),
@@ -298,7 +389,50 @@ export const manifestArb = manifestShapeArb.map(renderManifest);
 
 // ---- random edits -------------------------------------------------------------------------------
 
-const TOKENS = ['---\n', '...\n', ': ', '- ', '{', '}', '[', ']', '"', "'", '&a ', '*a', '!Ref ', '!env_var ', '#', ' # c', '\t', '\r', '\n', '\r\n', '${', '$$', '$', '|\n', '>-\n', '? ', ',', '%YAML 1.2\n', '\ufeff', '\u2028', '\ud83d', '\ude80', '🚀', '\0', 'ttlSecondsAfterFinished: 86400\n', '  ttlSecondsAfterFinished: "1"\n', 'kind: Job\n', 'apiVersion: batch/v1\n', 'spec:\n', '<<: *a\n', '{{ .Values.x }}', '{{- if .Values.enabled }}\n'];
+const TOKENS = [
+  '---\n',
+  '...\n',
+  ': ',
+  '- ',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  '&a ',
+  '*a',
+  '!Ref ',
+  '!env_var ',
+  '#',
+  ' # c',
+  '\t',
+  '\r',
+  '\n',
+  '\r\n',
+  '${',
+  '$$',
+  '$',
+  '|\n',
+  '>-\n',
+  '? ',
+  ',',
+  '%YAML 1.2\n',
+  '\ufeff',
+  '\u2028',
+  '\ud83d',
+  '\ude80',
+  '🚀',
+  '\0',
+  'ttlSecondsAfterFinished: 86400\n',
+  '  ttlSecondsAfterFinished: "1"\n',
+  'kind: Job\n',
+  'apiVersion: batch/v1\n',
+  'spec:\n',
+  '<<: *a\n',
+  '{{ .Values.x }}',
+  '{{- if .Values.enabled }}\n',
+];
 const YAMLISH = '{}[]:-#&*!|>\'" \t\r\n$%@`,?abc'.split('');
 
 export const insertTextArb: fc.Arbitrary<string> = fc.oneof(
@@ -360,7 +494,9 @@ export const mutatedManifestArb: fc.Arbitrary<{ original: string; mutations: Mut
 export const contractArb = (files: string[], names: string[]): fc.Arbitrary<string> =>
   fc
     .record({
-      include: fc.option(fc.subarray(['**/*.yaml', 'apps/**', 'apps/', '**/*.yml', 'missing/**', '{apps,clusters}/**/*.yaml', '[a-z]*/**', '../**', '/abs/**', 'x'.repeat(1001)], { minLength: 1, maxLength: 3 })),
+      include: fc.option(
+        fc.subarray(['**/*.yaml', 'apps/**', 'apps/', '**/*.yml', 'missing/**', '{apps,clusters}/**/*.yaml', '[a-z]*/**', '../**', '/abs/**', 'x'.repeat(1001)], { minLength: 1, maxLength: 3 }),
+      ),
       exclude: fc.option(fc.subarray(['**/patch*.yaml', 'charts/**', 'apps/other.yaml'], { maxLength: 2 })),
       required: fc.option(fc.constantFrom('86400', '3600', '-1', '"x"', '0')),
       note: fc.option(fc.constantFrom('"converges:"', 'idempotent:', '""', '[]')),
@@ -374,8 +510,14 @@ export const contractArb = (files: string[], names: string[]): fc.Arbitrary<stri
         }),
         { maxLength: 4 },
       ),
-      rules: fc.option(fc.subarray(['ttl-convergence-note: info', 'ttl-missing: warning', 'yaml-syntax: off', 'no-such-rule: error', 'ttl-forbidden: loud', 'flux-substitution-bare-dollar: warning'], { maxLength: 3 })),
-      flux: fc.option(fc.constantFrom('flux:\n  substitution: always\n  strict: false', 'flux:\n  substitution: never', 'flux:\n  substitution: auto\n  strict: true', 'flux:\n  substitution: sometimes')),
+      rules: fc.option(
+        fc.subarray(['ttl-convergence-note: info', 'ttl-missing: warning', 'yaml-syntax: off', 'no-such-rule: error', 'ttl-forbidden: loud', 'flux-substitution-bare-dollar: warning'], {
+          maxLength: 3,
+        }),
+      ),
+      flux: fc.option(
+        fc.constantFrom('flux:\n  substitution: always\n  strict: false', 'flux:\n  substitution: never', 'flux:\n  substitution: auto\n  strict: true', 'flux:\n  substitution: sometimes'),
+      ),
       emptyLists: fc.boolean(),
       comments: fc.boolean(),
     })
@@ -457,21 +599,34 @@ export interface WorldShape {
 
 const HELM_TEMPLATE = 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ include "app.fullname" . }}\n{{- if .Values.ttl }}\nspec:\n  ttlSecondsAfterFinished: {{ .Values.ttl }}\n{{- end }}\n';
 
-export const worldShapeArb: fc.Arbitrary<WorldShape> = fc
-  .record({
-    main: fc.oneof({ weight: 3, arbitrary: manifestArb }, { weight: 2, arbitrary: mutatedManifestArb.map((m) => m.text) }),
-    mainIsPatch: fc.constantFrom(false, false, false, true),
-    other: fc.option(manifestArb, { freq: 2 }),
-    kustomization: fc.option(fc.constantFrom('resources:\n  - job.yaml\n  - other.yaml\n', 'resources:\n  - job.yaml\npatches:\n  - path: other.yaml\n', 'patchesStrategicMerge:\n  - other.yaml\n  - ../../outside/patch.yaml\n  - /etc/passwd\n', 'resources: [job.yaml, missing.yaml, ../outside]\ncomponents: [../components/x]\n', 'resources: {{ broken\n')),
-    flux: fc.option(fc.tuple(fc.constantFrom('./apps', 'apps', './', '../outside', '/abs', './missing', '""'), fc.constantFrom(...POST_BUILDS)).map(([path, post]) => FLUX_KUSTOMIZATION(path, post))),
-    vars: fc.boolean(),
-    chart: fc.boolean(),
-    helmElsewhere: fc.constantFrom(false, false, true),
-    contract: fc.option(fc.oneof(contractArb(['apps/job.yaml', 'job.yaml', 'apps/other.yaml'], ['migrate', 'backup', '${APP_NAME}-init']), fc.tuple(contractArb(['apps/job.yaml'], ['migrate']), fc.array(mutationArb, { minLength: 1, maxLength: 2 })).map(([text, ms]) => ms.reduce(applyMutation, text))), { freq: 2 }),
-    binary: fc.option(fc.uint8Array({ maxLength: 64 }), { freq: 6 }),
-    contractBytes: fc.constantFrom(false, false, false, false, false, false, false, false, false, true),
-    maxFileSize: fc.constantFrom(DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FILE_SIZE, 400),
-  });
+export const worldShapeArb: fc.Arbitrary<WorldShape> = fc.record({
+  main: fc.oneof({ weight: 3, arbitrary: manifestArb }, { weight: 2, arbitrary: mutatedManifestArb.map((m) => m.text) }),
+  mainIsPatch: fc.constantFrom(false, false, false, true),
+  other: fc.option(manifestArb, { freq: 2 }),
+  kustomization: fc.option(
+    fc.constantFrom(
+      'resources:\n  - job.yaml\n  - other.yaml\n',
+      'resources:\n  - job.yaml\npatches:\n  - path: other.yaml\n',
+      'patchesStrategicMerge:\n  - other.yaml\n  - ../../outside/patch.yaml\n  - /etc/passwd\n',
+      'resources: [job.yaml, missing.yaml, ../outside]\ncomponents: [../components/x]\n',
+      'resources: {{ broken\n',
+    ),
+  ),
+  flux: fc.option(fc.tuple(fc.constantFrom('./apps', 'apps', './', '../outside', '/abs', './missing', '""'), fc.constantFrom(...POST_BUILDS)).map(([path, post]) => FLUX_KUSTOMIZATION(path, post))),
+  vars: fc.boolean(),
+  chart: fc.boolean(),
+  helmElsewhere: fc.constantFrom(false, false, true),
+  contract: fc.option(
+    fc.oneof(
+      contractArb(['apps/job.yaml', 'job.yaml', 'apps/other.yaml'], ['migrate', 'backup', '${APP_NAME}-init']),
+      fc.tuple(contractArb(['apps/job.yaml'], ['migrate']), fc.array(mutationArb, { minLength: 1, maxLength: 2 })).map(([text, ms]) => ms.reduce(applyMutation, text)),
+    ),
+    { freq: 2 },
+  ),
+  binary: fc.option(fc.uint8Array({ maxLength: 64 }), { freq: 6 }),
+  contractBytes: fc.constantFrom(false, false, false, false, false, false, false, false, false, true),
+  maxFileSize: fc.constantFrom(DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FILE_SIZE, 400),
+});
 
 export function buildWorld(shape: WorldShape): World {
   const world: World = new Map();
@@ -497,17 +652,22 @@ export const worldArb = worldShapeArb.map((shape) => ({ shape, world: buildWorld
 /** How a case is analysed: findings for a world. Tests swap in broken analysers as negative controls. */
 export type Analyzer = (world: World) => Promise<Finding[]>;
 
-export const auditAnalyzer = (maxFileSize = DEFAULT_MAX_FILE_SIZE): Analyzer => async (world) => (await audit(new MemoryRepoFs(world, maxFileSize), { contractPath: CONTRACT })).findings;
+export const auditAnalyzer =
+  (maxFileSize = DEFAULT_MAX_FILE_SIZE): Analyzer =>
+  async (world) =>
+    (await audit(new MemoryRepoFs(world, maxFileSize), { contractPath: CONTRACT })).findings;
 
 /** The editor's path: one open file analysed alone with the contract (as the language server does). */
-export const fileAnalyzer = (file: string, role: FileRole): Analyzer => (world) => {
-  const contractContent = world.get(CONTRACT);
-  const contract = loadContract(CONTRACT, typeof contractContent === 'string' ? contractContent : undefined, {}, RULE_IDS).contract;
-  const text = world.get(file);
-  if (typeof text !== 'string') return Promise.resolve([]);
-  // An editor hands the server the text without its BOM.
-  return Promise.resolve(analyzeFile({ file, text: text.replace(/^\ufeff/, ''), role, contract }).findings);
-};
+export const fileAnalyzer =
+  (file: string, role: FileRole): Analyzer =>
+  (world) => {
+    const contractContent = world.get(CONTRACT);
+    const contract = loadContract(CONTRACT, typeof contractContent === 'string' ? contractContent : undefined, {}, RULE_IDS).contract;
+    const text = world.get(file);
+    if (typeof text !== 'string') return Promise.resolve([]);
+    // An editor hands the server the text without its BOM.
+    return Promise.resolve(analyzeFile({ file, text: text.replace(/^\ufeff/, ''), role, contract }).findings);
+  };
 
 export interface CheckOptions {
   /** At most this many fixes are applied and re-analysed per case (each costs one more analysis). */
@@ -581,7 +741,10 @@ export async function checkWorld(world: World, analyze: Analyzer, options: Check
   const maxFixes = options.maxFixes ?? 8;
   let fixesChecked = 0;
   const beforeFindings = countBy(findings, findingKey);
-  const beforeFixes = countBy(findings.flatMap((f) => (f.fixes ?? []).map((fix) => fixKey(f, fix))), (k) => k);
+  const beforeFixes = countBy(
+    findings.flatMap((f) => (f.fixes ?? []).map((fix) => fixKey(f, fix))),
+    (k) => k,
+  );
   for (const finding of findings) {
     for (const fix of finding.fixes ?? []) {
       if (fixesChecked++ >= maxFixes) return problems;
@@ -607,7 +770,16 @@ export function checkFindings(world: World, findings: Finding[]): string[] {
   return problems;
 }
 
-async function checkFix(world: World, finding: Finding, fix: Fix, analyze: Analyzer, findings: Finding[], beforeFindings: Map<string, number>, beforeFixes: Map<string, number>, maxFileSize: number): Promise<string[]> {
+async function checkFix(
+  world: World,
+  finding: Finding,
+  fix: Fix,
+  analyze: Analyzer,
+  findings: Finding[],
+  beforeFindings: Map<string, number>,
+  beforeFixes: Map<string, number>,
+  maxFileSize: number,
+): Promise<string[]> {
   const problems: string[] = [];
   const name = `fix "${fix.title}" of ${describe(finding)}`;
   if (fix.edits.length === 0) return [`${name} has no edit`];
@@ -653,7 +825,12 @@ async function checkFix(world: World, finding: Finding, fix: Fix, analyze: Analy
     const lo = Math.min(...spans.map((s) => s[0]));
     const hi = Math.max(...spans.map((s) => s[1]));
     if (now.slice(0, lo) !== before.slice(0, lo) || now.slice(now.length - (before.length - hi)) !== before.slice(hi)) problems.push(`${name} changed bytes outside its edits in ${file}`);
-    if (world.has(file) && yamlErrors(now) > yamlErrors(before)) problems.push(`${name} adds YAML errors to ${file}: ${parseYamlFile(now).flatMap((d) => d.errors.map((e) => e.message)).join('; ')}`);
+    if (world.has(file) && yamlErrors(now) > yamlErrors(before))
+      problems.push(
+        `${name} adds YAML errors to ${file}: ${parseYamlFile(now)
+          .flatMap((d) => d.errors.map((e) => e.message))
+          .join('; ')}`,
+      );
     if (!world.has(file) && yamlErrors(now) > 0) problems.push(`${name} creates ${file} with YAML errors`);
   }
   const findingsAfter = await analyze(after);
@@ -668,7 +845,10 @@ async function checkFix(world: World, finding: Finding, fix: Fix, analyze: Analy
   if ((countAfter.get(findingKey(finding)) ?? 0) >= (beforeFindings.get(findingKey(finding)) ?? 0) && sameMessage >= sameMessageBefore) {
     problems.push(`${name} does not remove its finding (still ${countAfter.get(findingKey(finding))})`);
   }
-  const fixesAfter = countBy(findingsAfter.flatMap((f) => (f.fixes ?? []).map((x) => fixKey(f, x))), (k) => k);
+  const fixesAfter = countBy(
+    findingsAfter.flatMap((f) => (f.fixes ?? []).map((x) => fixKey(f, x))),
+    (k) => k,
+  );
   const key = fixKey(finding, fix);
   if ((fixesAfter.get(key) ?? 0) >= (beforeFixes.get(key) ?? 0) && (fixesAfter.get(key) ?? 0) > 0) {
     problems.push(`${name} is not idempotent: the fixed text offers the same fix again`);
@@ -691,7 +871,11 @@ export function properties(stats: RunStats) {
   return {
     /** The editor's path: analyzeFile over realistic and mutated manifests, in every role. */
     analyzeFile: fc.asyncProperty(
-      fc.oneof(manifestArb, mutatedManifestArb.map((m) => m.text), fc.uint8Array({ maxLength: 200 }).map((bytes) => new TextDecoder().decode(bytes))),
+      fc.oneof(
+        manifestArb,
+        mutatedManifestArb.map((m) => m.text),
+        fc.uint8Array({ maxLength: 200 }).map((bytes) => new TextDecoder().decode(bytes)),
+      ),
       fc.option(contractArb(['job.yaml'], ['migrate', 'backup', '${APP_NAME}-init']), { freq: 2 }),
       fc.constantFrom<FileRole>('resource', 'resource', 'resource', 'patch', 'chart-template'),
       async (text, contract, role) => {

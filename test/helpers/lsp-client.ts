@@ -102,7 +102,8 @@ export class TestLspClient {
       const current = this.diagnostics.get(uri);
       if (current && accept(current)) return current;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`timed out waiting for diagnostics of ${uri}; last: ${JSON.stringify(current?.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}`))}\n${this.stderr}`);
+      if (remaining <= 0)
+        throw new Error(`timed out waiting for diagnostics of ${uri}; last: ${JSON.stringify(current?.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}`))}\n${this.stderr}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, remaining);
         this.waiters.push(() => {

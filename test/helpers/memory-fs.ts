@@ -24,5 +24,8 @@ export function yaml(strings: TemplateStringsArray, ...values: unknown[]): strin
   const text = strings.reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '');
   const lines = text.replace(/^\n/, '').split('\n');
   const indent = Math.min(...lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length));
-  return lines.map((line) => line.slice(indent)).join('\n').replace(/[ ]+$/, '');
+  return lines
+    .map((line) => line.slice(indent))
+    .join('\n')
+    .replace(/[ ]+$/, '');
 }

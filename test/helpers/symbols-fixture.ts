@@ -57,8 +57,7 @@ configMapGenerator:
 export const JOB = job(
   'report',
   'it only reads; ${CLUSTER_NAME} in a comment is not substituted',
-  '          command: ["/bin/sh", "-c", "echo ${CLUSTER_NAME} ${DB_PASSWORD} ${TZ:=UTC} ${UNSET} $${HOME} $$$$"]\n' +
-    '          env:\n            - {name: TIMEZONE, value: "${TIMEZONE}"}\n',
+  '          command: ["/bin/sh", "-c", "echo ${CLUSTER_NAME} ${DB_PASSWORD} ${TZ:=UTC} ${UNSET} $${HOME} $$$$"]\n' + '          env:\n            - {name: TIMEZONE, value: "${TIMEZONE}"}\n',
 );
 
 export const SCRIPT = '#!/bin/sh\necho "${CLUSTER_NAME}" > /tmp/name; for d in $${DIRS}; do :; done\n';

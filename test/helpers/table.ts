@@ -147,7 +147,11 @@ const tuple = (finding: Finding): RangeTuple => [finding.range.start.line, findi
 const sortedRules = (findings: Finding[]) => findings.map((finding) => finding.rule).sort();
 
 function describeFindings(findings: Finding[]): string {
-  return JSON.stringify(findings.map((f) => ({ rule: f.rule, severity: f.severity, range: tuple(f), job: f.job, fixes: f.fixes?.map((x) => x.title) })), null, 1);
+  return JSON.stringify(
+    findings.map((f) => ({ rule: f.rule, severity: f.severity, range: tuple(f), job: f.job, fixes: f.fixes?.map((x) => x.title) })),
+    null,
+    1,
+  );
 }
 
 function checkFix(testCase: TableCase, finding: Finding, fix: Fix, expected: ExpectedFix, where: string): void {
@@ -166,7 +170,11 @@ function checkFix(testCase: TableCase, finding: Finding, fix: Fix, expected: Exp
   // A contract entry the fix wrote carries a placeholder reason for a person to replace: flagged, and nothing else.
   const placeholder = (f: { rule: string; message: string }) => f.rule === 'contract-reason-missing' && f.message.includes('placeholder');
   const wrotePlaceholder = result.editedContract && (result.contract ?? '').includes('reason: TODO');
-  assert.deepEqual(again.contractFindings.filter((f) => !(wrotePlaceholder && placeholder(f))).map((f) => `${f.rule}: ${f.message}`), [], `${where}: the contract after the fix must load cleanly (but for the placeholder reason it wrote)`);
+  assert.deepEqual(
+    again.contractFindings.filter((f) => !(wrotePlaceholder && placeholder(f))).map((f) => `${f.rule}: ${f.message}`),
+    [],
+    `${where}: the contract after the fix must load cleanly (but for the placeholder reason it wrote)`,
+  );
   if (wrotePlaceholder) assert.ok(again.contractFindings.some(placeholder), `${where}: the placeholder reason is flagged`);
   const rulesAfter = sortedRules(again.analysis.findings);
   assert.deepEqual(rulesAfter, [...expected.after].sort(), `${where}: findings after the fix\n${describeFindings(again.analysis.findings)}`);
@@ -180,12 +188,15 @@ function checkFix(testCase: TableCase, finding: Finding, fix: Fix, expected: Exp
   }
 }
 
-const byPosition = (a: { rule: string; range: RangeTuple }, b: { rule: string; range: RangeTuple }) =>
-  a.range[0] - b.range[0] || a.range[1] - b.range[1] || a.rule.localeCompare(b.rule);
+const byPosition = (a: { rule: string; range: RangeTuple }, b: { rule: string; range: RangeTuple }) => a.range[0] - b.range[0] || a.range[1] - b.range[1] || a.rule.localeCompare(b.rule);
 
 export function checkInvalid(testCase: InvalidCase): void {
   const { analysis, contractFindings } = analyse(testCase.text, testCase);
-  assert.deepEqual(contractFindings.map((f) => `${f.rule}: ${f.message}`), [], 'the case\'s contract must load cleanly');
+  assert.deepEqual(
+    contractFindings.map((f) => `${f.rule}: ${f.message}`),
+    [],
+    "the case's contract must load cleanly",
+  );
   // The engine's order of findings is not part of the contract: compare by position, then rule.
   const actual = [...analysis.findings].sort((a, b) => byPosition({ rule: a.rule, range: tuple(a) }, { rule: b.rule, range: tuple(b) }));
   const expectedFindings = [...testCase.findings].sort(byPosition);
@@ -209,8 +220,16 @@ export function checkInvalid(testCase: InvalidCase): void {
 
 export function checkValid(testCase: TableCase): void {
   const { analysis, contractFindings } = analyse(testCase.text, testCase);
-  assert.deepEqual(contractFindings.map((f) => `${f.rule}: ${f.message}`), [], 'the case\'s contract must load cleanly');
-  assert.deepEqual(analysis.findings.map((f) => f.rule), [], `a valid case gives no finding:\n${describeFindings(analysis.findings)}`);
+  assert.deepEqual(
+    contractFindings.map((f) => `${f.rule}: ${f.message}`),
+    [],
+    "the case's contract must load cleanly",
+  );
+  assert.deepEqual(
+    analysis.findings.map((f) => f.rule),
+    [],
+    `a valid case gives no finding:\n${describeFindings(analysis.findings)}`,
+  );
 }
 
 /** One `describe` per table: each valid case must give no finding, each invalid case exactly its findings. */

@@ -70,9 +70,7 @@ export function runEnvsubst(args: string[], stdin: string, env: Record<string, s
     return typeof value === 'string' ? value : undefined;
   };
   const result = envsubst(stdin, lookup, { strict });
-  return result.ok
-    ? { stdout: result.output, stderr: '', exitCode: 0 }
-    : { stdout: '', stderr: `${result.error}\n`, exitCode: 1 };
+  return result.ok ? { stdout: result.output, stderr: '', exitCode: 0 } : { stdout: '', stderr: `${result.error}\n`, exitCode: 1 };
 }
 
 /** The spellings Go's strconv.ParseBool accepts, as cobra's boolean flags do. */

@@ -7,9 +7,7 @@ import type { Finding } from '../engine/types';
 import { docsUrl } from '../engine/docs';
 
 export function formatText(result: AuditResult, findings: Finding[]): string {
-  const lines = findings.map(
-    (f) => `${f.file}:${f.range.start.line + 1}:${f.range.start.character + 1}: ${f.severity} ${f.rule} ${f.message}`,
-  );
+  const lines = findings.map((f) => `${f.file}:${f.range.start.line + 1}:${f.range.start.character + 1}: ${f.severity} ${f.rule} ${f.message}`);
   return [...lines, summaryLine(result.summary)].join('\n') + '\n';
 }
 

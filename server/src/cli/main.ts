@@ -43,8 +43,8 @@ interface Io {
 export async function runCli(args: string[], io: Io): Promise<number> {
   try {
     const [command, ...rest] = args;
-    if (command === '--version' || command === '-v') return io.stdout(`${VERSION}\n`), 0;
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(HELP), 0;
+    if (command === '--version' || command === '-v') return (io.stdout(`${VERSION}\n`), 0);
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') return (io.stdout(HELP), 0);
     if (command === 'audit') return await runAudit(rest, io);
     if (command === 'envsubst') {
       const result = runEnvsubst(rest, io.readStdin(), io.env);
@@ -98,8 +98,7 @@ function parseAuditArgs(args: string[]): AuditArgs {
     else if (flag === '--threads') {
       parsed.threads = Number(value());
       if (!Number.isSafeInteger(parsed.threads) || parsed.threads < 1) throw new UsageError('--threads must be a positive whole number');
-    }
-    else if (flag === '--max-file-size') {
+    } else if (flag === '--max-file-size') {
       parsed.maxFileSize = Number(value());
       if (!Number.isSafeInteger(parsed.maxFileSize) || parsed.maxFileSize <= 0) throw new UsageError('--max-file-size must be a positive number of bytes');
     } else if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
@@ -130,7 +129,10 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       io.stderr(`flux-job-guard: cannot read config ${options.config}\n`);
       return 2;
     }
-    contractPath = nodePath.relative((fs as NodeRepoFs).root, configAbsolute).split(nodePath.sep).join('/');
+    contractPath = nodePath
+      .relative((fs as NodeRepoFs).root, configAbsolute)
+      .split(nodePath.sep)
+      .join('/');
     fs = withFile(fs, contractPath, decodeFile(bytes, options.maxFileSize));
   } else if (existsSync(nodePath.join(dir, CONTRACT_FILE_NAME))) {
     // cli.md: an unreadable config exits 2. A contract file that is there but cannot be read (a folder,
@@ -142,7 +144,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       return 2;
     }
   }
-  const head = options.git ? (await gitHeadReader(dir)) ?? undefined : undefined;
+  const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
   const root = (fs as NodeRepoFs).root ?? dir;
   // Listed once: the count decides the threads, and the audit walks the same list.
   const files = await fs.listFiles();
@@ -150,8 +152,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined);
   const result = await audit(listed, { contractPath, head, executor });
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
-  const output =
-    options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
+  const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
   io.stdout(output);
   return result.summary.errors > 0 ? 1 : 0;
 }

@@ -66,7 +66,10 @@ export function analyzeFile(input: FileInput, documents?: ParsedDocument[]): Fil
 export function analyzeGeneratorInput(input: FileInput): FileAnalysis {
   if (!input.flux || input.role === 'chart-template' || !input.flux.entries.some((entry) => entry.role === 'generator')) return { findings: [], jobs: [] };
   const lines = new LineIndex(input.text);
-  return { findings: generatorSubstitutionFindings(input.text, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)), jobs: [] };
+  return {
+    findings: generatorSubstitutionFindings(input.text, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)),
+    jobs: [],
+  };
 }
 
 function substitutionFinding(file: string, lines: LineIndex) {
@@ -88,7 +91,11 @@ export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]):
       findings.push(syntaxFinding(input.file, lines, parsed));
       continue;
     }
-    if (input.flux) pushAll(findings, documentSubstitutionFindings(parsed, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)));
+    if (input.flux)
+      pushAll(
+        findings,
+        documentSubstitutionFindings(parsed, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)),
+      );
     if (!resourceRules) continue;
     const documentContext = documentRuleContext(input, lines);
     for (const rule of DOCUMENT_RULES) pushAll(findings, rule.check(parsed, documentContext));

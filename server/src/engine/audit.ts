@@ -108,7 +108,6 @@ export function skippedFinding(path: string, read: Extract<ReadResult, { kind: '
   return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
 }
 
-
 /** What pass 1 learns of some files: their summaries, the analysis of those that need only a syntax check, the rest. */
 export interface ScanResult {
   summaries: Array<[string, FileSummary]>;
@@ -249,7 +248,7 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, contexts: F
     const { text } = file;
     const headText = head && mayHoldJob(text) ? await head(path) : undefined;
     const input = inputFrom(context, text, contract, declares, headText);
-    const documents = input.yaml === false ? [] : file.documents ?? parseYamlFile(text);
+    const documents = input.yaml === false ? [] : (file.documents ?? parseYamlFile(text));
     out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents) });
   }
   return out;
@@ -313,12 +312,18 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     }
     jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
   }
-  pushAll(findings, checkContractEntries(contract, (file) => jobsIn.get(file)!));
+  pushAll(
+    findings,
+    checkContractEntries(contract, (file) => jobsIn.get(file)!),
+  );
   pushAll(findings, checkExternalAccounts(contract, index));
   pushAll(findings, checkFluxEntries(contract, index));
 
   const counted = [...analyses.entries()].filter(([path, analysis]) => analysis && resourceRulesApply(contract, index, path));
-  const summary = summarize(contract, counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })));
+  const summary = summarize(
+    contract,
+    counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })),
+  );
   // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
   if (summary.jobs === 0 && contract.exists) findings.push(noJobsFinding(contract));
   // Directives count where the engine looks (the editor asks the same), so an unused one is reported in both.

@@ -64,11 +64,31 @@ export function applyDirectives(file: string, text: string, findings: Finding[],
   for (const directive of directives) {
     const unknown = directive.rules.filter((rule) => !knownRules.has(rule));
     const idle = directive.rules.filter((rule) => knownRules.has(rule) && !directive.used.has(rule));
-    const remove: Fix = { title: 'Remove the directive', edits: [{ file, range: lines.range(lines.lineStart(directive.line), lines.lineStart(directive.line + 1) === lines.lineStart(directive.line) ? text.length : lines.lineStart(directive.line + 1)), newText: '' }] };
-    if (unknown.length > 0) kept.push(makeFinding(DIRECTIVE_UNUSED, file, lines, directive.span, `The directive names ${unknown.map((rule) => `\`${rule}\``).join(', ')}, which is no rule of Flux Job Guard.`, null));
+    const remove: Fix = {
+      title: 'Remove the directive',
+      edits: [
+        {
+          file,
+          range: lines.range(lines.lineStart(directive.line), lines.lineStart(directive.line + 1) === lines.lineStart(directive.line) ? text.length : lines.lineStart(directive.line + 1)),
+          newText: '',
+        },
+      ],
+    };
+    if (unknown.length > 0)
+      kept.push(makeFinding(DIRECTIVE_UNUSED, file, lines, directive.span, `The directive names ${unknown.map((rule) => `\`${rule}\``).join(', ')}, which is no rule of Flux Job Guard.`, null));
     else if (directive.used.size === 0 || idle.length > 0) {
       const what = directive.rules.length === 0 ? 'no finding' : `no ${idle.map((rule) => `\`${rule}\``).join(', ')} finding`;
-      kept.push(makeFinding(DIRECTIVE_UNUSED, file, lines, directive.span, `The directive silences ${what} on the next line: remove it (or move it above the finding).`, null, directive.used.size === 0 ? [remove] : undefined));
+      kept.push(
+        makeFinding(
+          DIRECTIVE_UNUSED,
+          file,
+          lines,
+          directive.span,
+          `The directive silences ${what} on the next line: remove it (or move it above the finding).`,
+          null,
+          directive.used.size === 0 ? [remove] : undefined,
+        ),
+      );
     }
     if (directive.reason === '' || directive.reason.startsWith('TODO')) {
       kept.push(makeFinding(DIRECTIVE_REASON_MISSING, file, lines, directive.span, `The directive gives no reason: write why after \`--\` (${DIRECTIVE} <rule> -- <reason>).`, null));
@@ -131,5 +151,8 @@ export function disableFix(finding: Finding, text: string, lines: LineIndex): Fi
   const indent = /^[ \t]*/.exec(content)![0];
   const eol = text.slice(lines.lineEnd(line), lines.lineEnd(line) + 2).startsWith('\r\n') ? '\r\n' : '\n';
   const at = { line, character: 0 };
-  return { title: `Disable ${finding.rule} for this line`, edits: [{ file: finding.file, range: { start: at, end: at }, newText: `${indent}# ${DIRECTIVE} ${finding.rule} -- ${DIRECTIVE_REASON_PLACEHOLDER}${eol}` }] };
+  return {
+    title: `Disable ${finding.rule} for this line`,
+    edits: [{ file: finding.file, range: { start: at, end: at }, newText: `${indent}# ${DIRECTIVE} ${finding.rule} -- ${DIRECTIVE_REASON_PLACEHOLDER}${eol}` }],
+  };
 }

@@ -11,7 +11,10 @@ export function globToRegExp(glob: string): RegExp {
   let source = '';
   let braceDepth = 0;
   // Repeated `**/` mean nothing more and would only make the RegExp backtrack.
-  const pattern = glob.replace(/^\.\//, '').replace(/\/$/, '/**').replace(/(?:\*\*\/)+/g, '**/');
+  const pattern = glob
+    .replace(/^\.\//, '')
+    .replace(/\/$/, '/**')
+    .replace(/(?:\*\*\/)+/g, '**/');
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i];
     if (char === '*' && pattern[i + 1] === '*') {
@@ -38,7 +41,10 @@ export function globToRegExp(glob: string): RegExp {
       const close = pattern.indexOf(']', i + 1);
       if (close === -1) source += '\\[';
       else {
-        const body = pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = close;
       }
@@ -63,10 +69,7 @@ export function matchesAny(path: string, globs: readonly string[]): boolean {
 // pattern as a Thompson NFA instead: every state at once, one pass over the path, time linear in
 // path length times pattern length whatever the pattern.
 
-type State =
-  | { kind: 'test'; test: (char: string) => boolean; next: number }
-  | { kind: 'split'; outs: number[] }
-  | { kind: 'match' };
+type State = { kind: 'test'; test: (char: string) => boolean; next: number } | { kind: 'split'; outs: number[] } | { kind: 'match' };
 
 type Piece =
   | { kind: 'test'; test: (char: string) => boolean }
@@ -81,7 +84,10 @@ export function globMatcher(glob: string): (path: string) => boolean {
   const cached = matchers.get(glob);
   if (cached) return cached;
   globToRegExp(glob); // throws for a malformed glob, as matching always did
-  const pattern = glob.replace(/^\.\//, '').replace(/\/$/, '/**').replace(/(?:\*\*\/)+/g, '**/');
+  const pattern = glob
+    .replace(/^\.\//, '')
+    .replace(/\/$/, '/**')
+    .replace(/(?:\*\*\/)+/g, '**/');
   const states: State[] = [{ kind: 'match' }];
   const start = compile(parsePieces(pattern), 0, states);
   const matcher = (path: string) => runNfa(states, start, path);
@@ -92,7 +98,10 @@ export function globMatcher(glob: string): (path: string) => boolean {
 /** The same reading of a glob as globToRegExp's, as pieces instead of RegExp source. */
 function parsePieces(pattern: string): Piece[] {
   const stack: Piece[][][] = [[[]]]; // per open brace: its alternatives so far
-  const current = () => { const alternatives = stack[stack.length - 1]; return alternatives[alternatives.length - 1]; };
+  const current = () => {
+    const alternatives = stack[stack.length - 1];
+    return alternatives[alternatives.length - 1];
+  };
   const notSlash = (char: string) => char !== '/';
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i];
@@ -115,7 +124,10 @@ function parsePieces(pattern: string): Piece[] {
     } else if (char === ',' && stack.length > 1) stack[stack.length - 1].push([]);
     else if (char === '[' && pattern.indexOf(']', i + 1) !== -1) {
       const close = pattern.indexOf(']', i + 1);
-      const body = pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+      const body = pattern
+        .slice(i + 1, close)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\');
       const klass = new RegExp(`^[${body}]$`);
       current().push({ kind: 'test', test: (c) => klass.test(c) });
       i = close;

@@ -34,7 +34,6 @@ export function chunksOf(text: string): Chunk[] {
   return chunks;
 }
 
-
 function shiftFinding(finding: Finding, lines: number, file: string): Finding {
   if (lines === 0) return finding;
   const move = <T extends { start: { line: number }; end: { line: number } }>(range: T): T => ({
@@ -45,12 +44,9 @@ function shiftFinding(finding: Finding, lines: number, file: string): Finding {
   return {
     ...finding,
     range: move(finding.range),
-    ...(finding.fixes
-      ? { fixes: finding.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => (edit.file === file && !edit.create ? { ...edit, range: move(edit.range) } : edit)) })) }
-      : {}),
+    ...(finding.fixes ? { fixes: finding.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((edit) => (edit.file === file && !edit.create ? { ...edit, range: move(edit.range) } : edit)) })) } : {}),
   };
 }
-
 
 /** Shifts every `span` (and `…Span`) by `offset` and every `line` by `lines` (facts found in one document). */
 export function shiftFacts<T>(value: T, offset: number, lines: number): T {
@@ -255,10 +251,7 @@ export class DocumentSession {
       let result = this.analyses.get(chunk.key);
       if (!result) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
-        result =
-          onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar)
-            ? NOTHING
-            : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
+        result = onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar) ? NOTHING : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
         this.analyses.set(chunk.key, result);
       }
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));
@@ -272,4 +265,3 @@ export class DocumentSession {
 }
 
 const NOTHING: FileAnalysis = { findings: [], jobs: [] };
-

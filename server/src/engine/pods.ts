@@ -34,7 +34,10 @@ export function podTemplate(parsed: ParsedDocument): PodTemplate | null {
   const spec = podSpecOf(doc);
   if (!spec) return null;
   const containers: Container[] = [];
-  for (const [key, init] of [['initContainers', true], ['containers', false]] as const) {
+  for (const [key, init] of [
+    ['initContainers', true],
+    ['containers', false],
+  ] as const) {
     for (const item of asSeq(doc, getNode(doc, spec, key))?.items ?? []) {
       const map = asMap(doc, item);
       if (map) containers.push({ map, name: getString(doc, map, 'name') ?? '(unnamed)', init });

@@ -66,7 +66,13 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
   const graphFindings = problems.map((problem): Finding => {
     const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
     const finding = problem.severity ? { ...made, severity: problem.severity } : made;
-    const edit = problem.names ? contractListEdit(contract, ['flux', 'variables'], problem.names.map((name) => [`name: ${name}`, `reason: ${PLACEHOLDER_REASON}`])) : null;
+    const edit = problem.names
+      ? contractListEdit(
+          contract,
+          ['flux', 'variables'],
+          problem.names.map((name) => [`name: ${name}`, `reason: ${PLACEHOLDER_REASON}`]),
+        )
+      : null;
     return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
   });
   return { ...analysis, findings: [...analysis.findings, ...graphFindings] };

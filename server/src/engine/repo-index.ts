@@ -41,7 +41,7 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   const yaml = isYamlPath(path) || isKustomizationFile(path);
   const holdsFacts = yaml && mayHoldFacts(path, text);
   const usesNames = withUses && yaml && text.includes('${');
-  const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : documents ?? parseYamlFile(text)) : undefined;
+  const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : (documents ?? parseYamlFile(text))) : undefined;
   const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
   if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;

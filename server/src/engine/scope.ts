@@ -50,7 +50,12 @@ export function mayBeIndexed(path: string): boolean {
 export function isAnalyzed(contract: Contract, index: RepoIndex, path: string): boolean {
   if (isAudited(contract, path)) return true;
   if (ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
-  return index.fluxGraph().entriesOf(path).some((entry) => entry.role === 'generator') && inScope(contract, path, ['**']);
+  return (
+    index
+      .fluxGraph()
+      .entriesOf(path)
+      .some((entry) => entry.role === 'generator') && inScope(contract, path, ['**'])
+  );
 }
 
 /**

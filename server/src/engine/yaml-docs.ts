@@ -212,11 +212,13 @@ function excessiveAliasingProblems(doc: Document.Parsed, aliases: boolean, start
   if (!aliases || doc.errors.length > 0) return [];
   const span = excessiveAliasing(doc);
   if (!span) return [];
-  return [{
-    start: Math.min(start + span[0], end),
-    end: Math.min(start + span[1], end),
-    message: `its aliases expand too far: kustomize's YAML decoder (go-yaml) stops with "${EXCESSIVE_ALIASING}" here, so Flux fails to build this file`,
-  }];
+  return [
+    {
+      start: Math.min(start + span[0], end),
+      end: Math.min(start + span[1], end),
+      message: `its aliases expand too far: kustomize's YAML decoder (go-yaml) stops with "${EXCESSIVE_ALIASING}" here, so Flux fails to build this file`,
+    },
+  ];
 }
 
 /** A document too deeply nested to parse: no tree, one error where the nesting gets deep. */
@@ -254,7 +256,7 @@ export function parseYamlFile(text: string): ParsedDocument[] {
 export function resolve(doc: Document, node: unknown): Node | null {
   let current = node;
   // An alias to an alias is legal; a bounded loop keeps a cycle harmless.
-  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = (current).resolve(doc) ?? null;
+  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = current.resolve(doc) ?? null;
   return (current as Node | null) ?? null;
 }
 
@@ -269,9 +271,7 @@ export function asSeq(doc: Document, node: unknown): YAMLSeq | null {
 }
 
 export function keyText(pair: Pair): string | null {
-  return isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number')
-    ? String(pair.key.value)
-    : null;
+  return isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : null;
 }
 
 export function findPair(map: YAMLMap | null, key: string): Pair | undefined {
@@ -292,9 +292,9 @@ export function getNode(doc: Document, node: unknown, ...path: string[]): Node |
 export function scalarText(doc: Document, node: unknown): string | null {
   const resolved = resolve(doc, node);
   if (!isScalar(resolved)) return null;
-  const value = (resolved).value;
+  const value = resolved.value;
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return (resolved).source ?? String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return resolved.source ?? String(value);
   return null;
 }
 

@@ -175,9 +175,7 @@ function insertAfter(lines: LineIndex, offset: number, eol: string, block: strin
 
 /** Quotes a string for YAML only when it needs it. */
 export function yamlString(value: string): string {
-  const plain =
-    /^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$/.test(value) && !/ $/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value);
+  const plain = /^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$/.test(value) && !/ $/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value);
   // `1e3`, `0x1F`, `.inf`: plain, YAML would read a number, not the string.
   return plain && parseYaml(value) === value ? value : JSON.stringify(value);
 }
-

@@ -1,15 +1,5 @@
 // Engine findings and fixes as LSP diagnostics and workspace edits.
-import {
-  CodeAction,
-  CodeActionKind,
-  CreateFile,
-  Diagnostic,
-  DiagnosticSeverity,
-  OptionalVersionedTextDocumentIdentifier,
-  TextDocumentEdit,
-  TextEdit,
-  WorkspaceEdit,
-} from 'vscode-languageserver';
+import { CodeAction, CodeActionKind, CreateFile, Diagnostic, DiagnosticSeverity, OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { Finding, Fix } from '../engine/types';
 
 export const SOURCE = 'flux-job-guard';
@@ -39,13 +29,7 @@ export function toDiagnostic(finding: Finding, uriOf?: (file: string) => string,
 export function sameDiagnostic(diagnostic: Diagnostic, finding: Finding): boolean {
   const a = diagnostic.range;
   const b = finding.range;
-  return (
-    diagnostic.code === finding.rule &&
-    a.start.line === b.start.line &&
-    a.start.character === b.start.character &&
-    a.end.line === b.end.line &&
-    a.end.character === b.end.character
-  );
+  return diagnostic.code === finding.rule && a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 /**

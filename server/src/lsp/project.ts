@@ -42,7 +42,6 @@ export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary'>;
 /** Runs the audit elsewhere; undefined when it cannot (the project then audits in this thread). */
 export type AuditRunner = (request: AuditRequest) => Promise<AuditOutcome> | undefined;
 
-
 export class Project {
   readonly fs: OverlayFs;
   contract!: Contract;
@@ -50,7 +49,12 @@ export class Project {
   index = new RepoIndex();
   private ready: Promise<void> | null = null;
 
-  constructor(readonly rootUri: string, disk: RepoFs, public settings: FluxJobGuardSettings, private readonly head?: HeadReader) {
+  constructor(
+    readonly rootUri: string,
+    disk: RepoFs,
+    public settings: FluxJobGuardSettings,
+    private readonly head?: HeadReader,
+  ) {
     this.fs = new OverlayFs(disk);
   }
 

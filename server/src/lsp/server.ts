@@ -31,18 +31,7 @@ import type { HeadReader } from '../engine/repo-analysis';
 import { auditLogLine, summaryLine } from '../engine/summary-line';
 import type { Finding } from '../engine/types';
 import { holdWhileTyping, RecentEdit } from '../engine/services/typing-hold';
-import {
-  AuditFolderSummary,
-  AuditResponse,
-  DEFAULT_SETTINGS,
-  FluxJobGuardSettings,
-  InitializationOptions,
-  Notifications,
-  Requests,
-  SECTION,
-  ServerCommands,
-  withDefaults,
-} from '../shared/settings';
+import { AuditFolderSummary, AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, InitializationOptions, Notifications, Requests, SECTION, ServerCommands, withDefaults } from '../shared/settings';
 import { VERSION } from '../shared/version';
 import { AuditStatus } from './audit-status';
 import { ContractHost, contractCompletion, contractHover, createContract } from './contract-file';
@@ -129,14 +118,15 @@ export function startServer(connection: Connection, platform: Platform): void {
 
   connection.onInitialized(() => {
     if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION });
-    if (hasWorkspaceFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => {
-      for (const removed of event.removed) {
-        projects.delete(URI.parse(removed.uri).toString());
-        status.forget(URI.parse(removed.uri).toString());
-      }
-      folders = folders.filter((folder) => !event.removed.some((removed) => URI.parse(removed.uri).toString() === folder.toString()));
-      folders.push(...event.added.map((added) => URI.parse(added.uri)));
-    });
+    if (hasWorkspaceFolders)
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        for (const removed of event.removed) {
+          projects.delete(URI.parse(removed.uri).toString());
+          status.forget(URI.parse(removed.uri).toString());
+        }
+        folders = folders.filter((folder) => !event.removed.some((removed) => URI.parse(removed.uri).toString() === folder.toString()));
+        folders.push(...event.added.map((added) => URI.parse(added.uri)));
+      });
     for (const folder of folders) void projectForRoot(folder).then(publishContract);
   });
 
@@ -364,7 +354,7 @@ export function startServer(connection: Connection, platform: Platform): void {
     const wanted = params.context.only;
     // The edits carry the version their ranges were computed on: when the document has changed
     // since (its new analysis still running), the editor refuses them instead of misplacing them.
-    const versionOf = (uri: string) => (uri === params.textDocument.uri && analysedVersion !== undefined ? analysedVersion : documents.get(uri)?.version ?? null);
+    const versionOf = (uri: string) => (uri === params.textDocument.uri && analysedVersion !== undefined ? analysedVersion : (documents.get(uri)?.version ?? null));
     if (wanted?.some((kind) => FIX_ALL_KIND.startsWith(kind) || kind === CodeActionKind.SourceFixAll)) {
       const fixAll = fixAllEdit(findings, params.textDocument.uri);
       return fixAll ? [{ title: 'Escape every Flux substitution hazard in this file', kind: FIX_ALL_KIND, edit: toWorkspaceEdit(fixAll, (file) => uriOf(project, file), versionOf) }] : [];
@@ -466,14 +456,24 @@ export function startServer(connection: Connection, platform: Platform): void {
       byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
     }
     const contractUri = uriOf(project, project.contract.path);
-    auditOnly.set(contractUri, result.findings.filter((finding) => finding.rule === 'contract-no-jobs'));
+    auditOnly.set(
+      contractUri,
+      result.findings.filter((finding) => finding.rule === 'contract-no-jobs'),
+    );
     for (const uri of audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) publish(uri, []);
     for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) publish(uri, findings);
     audited.set(project.rootUri, new Set(byUri.keys()));
     await publishContract(project);
     const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
     log(auditLogLine(result.summary, facts));
-    return { folder: project.rootUri, summaryLine: summaryLine(result.summary), ...result.summary, contractPath: facts.contractPath, contractExists: facts.contractExists, durationMs: facts.durationMs };
+    return {
+      folder: project.rootUri,
+      summaryLine: summaryLine(result.summary),
+      ...result.summary,
+      contractPath: facts.contractPath,
+      contractExists: facts.contractExists,
+      durationMs: facts.durationMs,
+    };
   }
 
   documents.listen(connection);

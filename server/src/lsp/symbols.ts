@@ -72,10 +72,12 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
    * Reads files as the editor has them. Not remembered: a search for a variable reads every file
    * its Kustomizations build, and keeps none of them (the locator keeps what it needs).
    */
-  const reader = (project: Project): ReadText => async (path) => {
-    const read = await project.fs.read(path);
-    return read.kind === 'text' ? read.text : undefined;
-  };
+  const reader =
+    (project: Project): ReadText =>
+    async (path) => {
+      const read = await project.fs.read(path);
+      return read.kind === 'text' ? read.text : undefined;
+    };
 
   /** Spans in repository files as LSP ranges (each file read once per request). */
   const locator = (project: Project, read: ReadText) => {
@@ -209,7 +211,14 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
       uri: data.uri,
       position: lens.ttlKeySpan ? context.document.positionAt(lens.ttlKeySpan[0]) : null,
       // `file:line`: the client shows it in a message when there is no TTL hover to show.
-      markdown: jobCycleExplanation(context.project.index, context.project.contract, context.path, context.text, lens, plainLink(() => undefined)),
+      markdown: jobCycleExplanation(
+        context.project.index,
+        context.project.contract,
+        context.path,
+        context.text,
+        lens,
+        plainLink(() => undefined),
+      ),
     };
     return { ...codeLens, command: { title: lens.title, command: SHOW_JOB_CYCLE, arguments: [args] } };
   });
@@ -224,7 +233,9 @@ export function registerSymbolFeatures(connection: Connection, host: SymbolHost)
     // One resource is the file itself: the outline is for files of several.
     if (resources.length < 2) return [];
     const range = (span: [number, number]) => Range.create(document.positionAt(span[0]), document.positionAt(span[1]));
-    return resources.map((resource) => DocumentSymbol.create(`${resource.kind} ${resource.name ?? '(no name)'}`, resource.apiVersion ?? undefined, symbolKind(resource.kind), range(resource.span), range(resource.selectionSpan)));
+    return resources.map((resource) =>
+      DocumentSymbol.create(`${resource.kind} ${resource.name ?? '(no name)'}`, resource.apiVersion ?? undefined, symbolKind(resource.kind), range(resource.span), range(resource.selectionSpan)),
+    );
   });
 
   connection.onWorkspaceSymbol(async (params): Promise<SymbolInformation[]> => {

@@ -18,7 +18,11 @@ export class NodeRepoFs implements RepoFs {
    * path is resolved once; a long-lived server resolves every path at every read, as a folder may
    * become a link while it runs.
    */
-  constructor(root: string, private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE, stableFolders = false) {
+  constructor(
+    root: string,
+    private readonly maxFileSize = DEFAULT_MAX_FILE_SIZE,
+    stableFolders = false,
+  ) {
     this.realFolders = stableFolders ? new Map() : null;
     // A folder that does not exist (a file opened from a deleted folder) is an empty repository,
     // not an exception that takes the whole language server down.

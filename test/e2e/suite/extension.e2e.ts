@@ -12,8 +12,28 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Control, pointAt, readControl, waitForWidget, Widget } from './control';
 import {
-  afterPublish, Api, AuditResponse, CLIENT_RUNNING, codeOf, describeDiagnostics, EXTENSION_ID, FILES, find, fixture, has, HOVER, hoverText, lacks, only, open, ours,
-  photograph, photographQuickFix, replaceAll, waitForDiagnostics, waitUntil,
+  afterPublish,
+  Api,
+  AuditResponse,
+  CLIENT_RUNNING,
+  codeOf,
+  describeDiagnostics,
+  EXTENSION_ID,
+  FILES,
+  find,
+  fixture,
+  has,
+  HOVER,
+  hoverText,
+  lacks,
+  only,
+  open,
+  ours,
+  photograph,
+  photographQuickFix,
+  replaceAll,
+  waitForDiagnostics,
+  waitUntil,
 } from './helpers';
 import { canKillServer, killServer, readDiskText, runtime, serverPid } from './host';
 
@@ -57,7 +77,11 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
       'fluxJobGuard.showRuleDocs',
     ]);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepStrictEqual(contributed.filter((command) => !registered.has(command)), [], 'contributed commands without a handler');
+    assert.deepStrictEqual(
+      contributed.filter((command) => !registered.has(command)),
+      [],
+      'contributed commands without a handler',
+    );
   });
 
   test('a Job without a TTL shows ttl-missing on its `spec` key', async () => {
@@ -93,11 +117,15 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     const { document } = await open(FILES.backup);
     await waitForDiagnostics(document.uri, has('ttl-missing'), 'the first analysis');
     const position = find(document, '${CLUSTER_NAME}').translate(0, 4); // on the name
-    const text = await waitUntil(async () => {
-      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, position)) ?? [];
-      const text = hoverText(hovers);
-      return /CLUSTER_NAME/.test(text) || /\bhome\b/.test(text) ? text : null;
-    }, 'a hover on ${CLUSTER_NAME}', 10_000);
+    const text = await waitUntil(
+      async () => {
+        const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, position)) ?? [];
+        const text = hoverText(hovers);
+        return /CLUSTER_NAME/.test(text) || /\bhome\b/.test(text) ? text : null;
+      },
+      'a hover on ${CLUSTER_NAME}',
+      10_000,
+    );
     assert.match(text, /\bhome\b/, `the hover shows the value: ${text}`);
   });
 
@@ -109,18 +137,26 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     const [finding] = undefinedRefs;
     const reference = find(document, '${REPORT_DIR}');
     assert.ok(finding.range.start.line === reference.line && document.getText(finding.range).includes('REPORT_DIR'), `on the reference: ${describeDiagnostics(document.uri)}`);
-    const text = await waitUntil(async () => {
-      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, reference.translate(0, 4))) ?? [];
-      const shown = hoverText(hovers);
-      return /REPORT_DIR/.test(shown) ? shown : null;
-    }, 'a hover on ${REPORT_DIR}', 10_000);
+    const text = await waitUntil(
+      async () => {
+        const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, reference.translate(0, 4))) ?? [];
+        const shown = hoverText(hovers);
+        return /REPORT_DIR/.test(shown) ? shown : null;
+      },
+      'a hover on ${REPORT_DIR}',
+      10_000,
+    );
     assert.match(text, /not defined|undefined/i, `the hover says it is not defined: ${text}`);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, finding.range);
     const escape = actions.find((action) => action.title.startsWith('Escape'));
     assert.ok(escape?.edit, `an escape fix among: ${actions.map((a) => a.title).join(' | ')}`);
     const before = document.getText();
     assert.ok(await vscode.workspace.applyEdit(escape.edit));
-    assert.strictEqual(document.getText(), before.replace('${REPORT_DIR}', () => '$${REPORT_DIR}'), 'only the $ added');
+    assert.strictEqual(
+      document.getText(),
+      before.replace('${REPORT_DIR}', () => '$${REPORT_DIR}'),
+      'only the $ added',
+    );
     await waitForDiagnostics(document.uri, lacks('flux-substitution-undefined'), 'the finding to clear');
     // Negative control: the original text brings it back (and leaves the file as the next tests expect it).
     const whole = new vscode.WorkspaceEdit();
@@ -149,13 +185,18 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     // the hover of the squiggle: the picture is taken once it shows the finding's message. It is
     // opened as a keyboard user does (Show Hover), or else as a mouse user does (resting on the squiggle)
-    const hover = await photograph(control, 'hover', [
-      async () => {
-        await focusEditor();
-        await vscode.commands.executeCommand('editor.action.showHover');
-      },
-      () => pointAt(control, '.monaco-editor .squiggly-error'),
-    ], { selector: HOVER, text: 'sets no spec.ttlSecondsAfterFinished' });
+    const hover = await photograph(
+      control,
+      'hover',
+      [
+        async () => {
+          await focusEditor();
+          await vscode.commands.executeCommand('editor.action.showHover');
+        },
+        () => pointAt(control, '.monaco-editor .squiggly-error'),
+      ],
+      { selector: HOVER, text: 'sets no spec.ttlSecondsAfterFinished' },
+    );
     // the second picture shows the menu alone: the hover is gone, and the server offers the fix
     await pointAt(control);
     await vscode.commands.executeCommand('editor.action.hideHover').then(undefined, () => undefined);
@@ -212,12 +253,7 @@ suite(`Flux Job Guard in a real workbench (${runtime} extension host)`, function
     await waitForDiagnostics(manifest.uri, has('ttl-missing'), 'ttl-missing on db-migrate');
     const { document: contract } = await open(FILES.contract);
     const original = contract.getText();
-    const entry = [
-      '    - file: apps/migrate/migrate-job.yaml',
-      '      job: db-migrate',
-      "      reason: The migration's completion records that the schema is current.",
-      '',
-    ].join('\n');
+    const entry = ['    - file: apps/migrate/migrate-job.yaml', '      job: db-migrate', "      reason: The migration's completion records that the schema is current.", ''].join('\n');
     try {
       await replaceAll(contract, original + entry);
       await waitForDiagnostics(manifest.uri, lacks('ttl-missing'), 'ttl-missing to clear once the contract lists db-migrate');
@@ -332,7 +368,11 @@ async function inlayHints(document: vscode.TextDocument): Promise<string[]> {
 async function cursorAt(control: Control, document: vscode.TextDocument, at: vscode.Position): Promise<void> {
   await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(at, at) });
   await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-  if (control.url) assert.ok(await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }), `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`);
+  if (control.url)
+    assert.ok(
+      await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }),
+      `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`,
+    );
 }
 
 suite(`Flux variables as symbols in a real workbench (${runtime} extension host)`, function () {
@@ -355,10 +395,14 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
     const original = await insertLineBefore(document, 'tar -czf', '              echo "${}"');
     try {
       const opened = find(document, '${}').translate(0, 2);
-      const list = await waitUntil(async () => {
-        const found = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, opened);
-        return found.items.some((item) => labelOf(item) === 'TIMEZONE') ? found : null;
-      }, 'the names of `apps` offered after ${', 15_000);
+      const list = await waitUntil(
+        async () => {
+          const found = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, opened);
+          return found.items.some((item) => labelOf(item) === 'TIMEZONE') ? found : null;
+        },
+        'the names of `apps` offered after ${',
+        15_000,
+      );
       const ours = list.items.filter((item) => item.kind === vscode.CompletionItemKind.Variable);
       assert.deepStrictEqual(
         ours.map((item) => [labelOf(item), item.detail]).sort(),
@@ -383,14 +427,18 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       await replaceAll(document, document.getText().replace('echo "${}"', 'echo "${TI}"'));
       const typed = document.getText();
       const cursor = find(document, '${TI}').translate(0, 4);
-      await waitUntil(async () => {
-        if (document.getText() !== typed) await replaceAll(document, typed);
-        await cursorAt(control, document, cursor);
-        await vscode.commands.executeCommand('editor.action.triggerSuggest');
-        if (control.url) await waitForWidget(control, { ...WIDGETS.completion, timeout: 20_000 });
-        await vscode.commands.executeCommand('acceptSelectedSuggestion');
-        return document.getText().includes('echo "${TIMEZONE}"');
-      }, 'TIMEZONE to be chosen from the suggest widget', 90_000);
+      await waitUntil(
+        async () => {
+          if (document.getText() !== typed) await replaceAll(document, typed);
+          await cursorAt(control, document, cursor);
+          await vscode.commands.executeCommand('editor.action.triggerSuggest');
+          if (control.url) await waitForWidget(control, { ...WIDGETS.completion, timeout: 20_000 });
+          await vscode.commands.executeCommand('acceptSelectedSuggestion');
+          return document.getText().includes('echo "${TIMEZONE}"');
+        },
+        'TIMEZONE to be chosen from the suggest widget',
+        90_000,
+      );
       await waitUntil(async () => (await inlayHints(document)).some((hint) => hint.endsWith('= Europe/Paris')), 'the hint of the new ${TIMEZONE}');
     } finally {
       await restore(document, original);
@@ -423,7 +471,10 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       const keyLine = find(settings, 'CLUSTER_NAME:').line;
       const useAt = find(document, '${CLUSTER_NAME}').translate(0, 2);
       assert.deepStrictEqual(
-        edit.entries().flatMap(([uri, edits]) => edits.map((e) => `${placeOf(uri, e.range)} ${e.newText}`)).sort(),
+        edit
+          .entries()
+          .flatMap(([uri, edits]) => edits.map((e) => `${placeOf(uri, e.range)} ${e.newText}`))
+          .sort(),
         [`${FILES.backup} ${useAt.line}:${useAt.character}-${useAt.character + 12} CLUSTER`, `${VARIABLES.settings} ${keyLine}:6-18 CLUSTER`].sort(),
       );
       assert.ok(await vscode.workspace.applyEdit(edit));
@@ -461,13 +512,18 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       assert.ok(!hints.some((hint) => hint.includes('ENC[')), 'never the encrypted value');
       if (control.url && control.screenshots) {
         // The picture shows the Job's lens too: scrolled to the very top, where it stands over line 1.
-        const shot = await photograph(control, 'inlay-hints', [
-          async () => {
-            await vscode.window.showTextDocument(document, { preview: false });
-            await vscode.commands.executeCommand('editorScroll', { to: 'up', by: 'page', value: 10 });
-            await waitForWidget(control, WIDGETS.lens);
-          },
-        ], WIDGETS.inlayHints);
+        const shot = await photograph(
+          control,
+          'inlay-hints',
+          [
+            async () => {
+              await vscode.window.showTextDocument(document, { preview: false });
+              await vscode.commands.executeCommand('editorScroll', { to: 'up', by: 'page', value: 10 });
+              await waitForWidget(control, WIDGETS.lens);
+            },
+          ],
+          WIDGETS.inlayHints,
+        );
         assert.ok(shot.found, `the hints are drawn in the editor (${shot.path}); the page showed ${JSON.stringify(shot.seen)}`);
       }
       await settings().update('inlayHints.enabled', false, vscode.ConfigurationTarget.Workspace);
@@ -485,7 +541,10 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
       const found = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri, 10)) ?? [];
       return found.length > 0 && found.every((lens) => lens.command) ? found : null;
     }, 'the resolved lens of weekly-report');
-    assert.deepStrictEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title]), [[0, 're-created about 24 h after it finishes — Kustomization apps, every 1h']]);
+    assert.deepStrictEqual(
+      lenses.map((lens) => [lens.range.start.line, lens.command!.title]),
+      [[0, 're-created about 24 h after it finishes — Kustomization apps, every 1h']],
+    );
     const lensArguments: unknown[] = lenses[0].command!.arguments ?? [];
     await vscode.commands.executeCommand(lenses[0].command!.command, ...lensArguments);
     const ttl = find(document, 'ttlSecondsAfterFinished');

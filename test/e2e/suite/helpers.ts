@@ -125,12 +125,17 @@ export const QUICK_FIX_MENU = '.action-widget';
 
 /** Opens the quick-fix menu at the cursor (the active editor focused first) and photographs it once it lists `text`; closes it. */
 export async function photographQuickFix(control: Control, name: string, text: string): Promise<ScreenshotResult> {
-  const shot = await photograph(control, name, [
-    async () => {
-      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-      await vscode.commands.executeCommand('editor.action.quickFix');
-    },
-  ], { selector: QUICK_FIX_MENU, text });
+  const shot = await photograph(
+    control,
+    name,
+    [
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+        await vscode.commands.executeCommand('editor.action.quickFix');
+      },
+    ],
+    { selector: QUICK_FIX_MENU, text },
+  );
   await vscode.commands.executeCommand('hideCodeActionWidget').then(undefined, () => undefined);
   return shot;
 }
@@ -160,4 +165,3 @@ export function hoverText(hovers: vscode.Hover[]): string {
     .map((content) => (typeof content === 'string' ? content : content.value))
     .join('\n');
 }
-

@@ -49,9 +49,13 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
 
   test('the walkthrough opens and lists its four steps', async function () {
     this.timeout(120_000);
-    const { walkthroughs } = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { walkthroughs: Array<{ steps: Array<{ title: string; media: { markdown: string } }> }> } }).contributes;
+    const { walkthroughs } = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { walkthroughs: Array<{ steps: Array<{ title: string; media: { markdown: string } }> }> } })
+      .contributes;
     const steps = walkthroughs[0].steps;
-    assert.deepStrictEqual(steps.map((step) => step.title), ['What Flux Job Guard checks', 'Create the contract file', 'Audit the workspace', 'Read the rule docs']);
+    assert.deepStrictEqual(
+      steps.map((step) => step.title),
+      ['What Flux Job Guard checks', 'Create the contract file', 'Audit the workspace', 'Read the rule docs'],
+    );
     if (!control.url) this.skip(); // only the runner sees the page
     // negative control: no step of ours is on screen before the walkthrough is opened
     assert.ok(await waitForWidget(control, { selector: '.getting-started-step', text: 'Create the contract file', hidden: true }), 'no step before it is opened');
@@ -75,7 +79,7 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
       const active = vscode.window.activeTextEditor;
       return active?.document.uri.scheme === DOCS_SCHEME ? active : null;
     }, 'the rule docs in an editor');
-    assert.strictEqual(editor.document.lineAt(editor.selection.active.line).text, '### ttl-missing', 'opened at the rule\'s heading');
+    assert.strictEqual(editor.document.lineAt(editor.selection.active.line).text, '### ttl-missing', "opened at the rule's heading");
     assert.match(editor.document.getText(), /^# Rule catalogue/);
     // negative control: another rule's link opens at another heading
     const other = vscode.Uri.parse(code.target.toString().replace(/#L\d+$/, '#L1'));
@@ -97,7 +101,11 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
         return result.items.some((item) => item.label === 'required') ? result : null;
       }, 'the contract keys');
       const labels = list.items.filter((item) => item.kind === vscode.CompletionItemKind.Property).map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
-      assert.deepStrictEqual(labels.filter((label) => ['required', 'convergenceNote', 'noFinishTimeout', 'otherFinishTimeout'].includes(label)).sort(), ['convergenceNote', 'otherFinishTimeout', 'required'], 'noFinishTimeout is there already');
+      assert.deepStrictEqual(
+        labels.filter((label) => ['required', 'convergenceNote', 'noFinishTimeout', 'otherFinishTimeout'].includes(label)).sort(),
+        ['convergenceNote', 'otherFinishTimeout', 'required'],
+        'noFinishTimeout is there already',
+      );
       const required = list.items.find((item) => item.label === 'required')!;
       assert.match(typeof required.documentation === 'string' ? required.documentation : required.documentation!.value, /ttlSecondsAfterFinished/);
       // negative control: the same place in a Job gets none of the contract's keys
@@ -107,12 +115,17 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
       if (control.screenshots && control.url) {
         await vscode.window.showTextDocument(document, { preview: false });
         await placeCursor(control, vscode.window.activeTextEditor!, at);
-        const shot = await photograph(control, 'contract-completion', [
-          async () => {
-            await focusEditor();
-            await vscode.commands.executeCommand('editor.action.triggerSuggest');
-          },
-        ], { selector: '.suggest-widget', text: 'convergenceNote' });
+        const shot = await photograph(
+          control,
+          'contract-completion',
+          [
+            async () => {
+              await focusEditor();
+              await vscode.commands.executeCommand('editor.action.triggerSuggest');
+            },
+          ],
+          { selector: '.suggest-widget', text: 'convergenceNote' },
+        );
         await vscode.commands.executeCommand('hideSuggestWidget').then(undefined, () => undefined);
         assert.ok(shot.found, `the suggest widget was on screen (${shot.path})`);
       }
@@ -127,7 +140,10 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     const { document } = await open(FILES.migrate);
     const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, missing.range);
-    assert.ok(actions.some((action) => action.title === 'Disable ttl-missing for this line'), `among ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(
+      actions.some((action) => action.title === 'Disable ttl-missing for this line'),
+      `among ${actions.map((a) => a.title).join(' | ')}`,
+    );
     // negative control: no disable fix inside a block scalar (a comment line there would change the script)
     const { document: backup } = await open(FILES.backup);
     const [undefinedName] = only(await waitForDiagnostics(backup.uri, has('flux-substitution-undefined'), 'the undefined ${BACKUP_DIR}'), 'flux-substitution-undefined');
@@ -140,7 +156,7 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     assert.ok(shot.found, `the quick-fix menu was on screen (${shot.path})`);
   });
 
-  test('Preview Flux Substitution: one editor for two invocations, the failure\'s place, live after an edit', async function () {
+  test("Preview Flux Substitution: one editor for two invocations, the failure's place, live after an edit", async function () {
     this.timeout(150_000);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { document } = await open(FILES.backup);
@@ -148,7 +164,13 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
     await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
     const preview = await waitUntil(() => previewDocument(document.uri), 'the preview document');
-    assert.strictEqual(previewTabs().length, 1, `one preview tab after two invocations: ${previewTabs().map((tab) => tab.label).join(', ')}`);
+    assert.strictEqual(
+      previewTabs().length,
+      1,
+      `one preview tab after two invocations: ${previewTabs()
+        .map((tab) => tab.label)
+        .join(', ')}`,
+    );
     // Flux fails on the undefined ${BACKUP_DIR}: the first lines say where, then why
     const at = find(document, '${BACKUP_DIR}');
     const failure = `# ✖ Flux fails to build ${FILES.backup}:${at.line + 1}:${at.character + 1}\n#   \${BACKUP_DIR}: variable not set (strict mode): "BACKUP_DIR"`;
@@ -183,13 +205,27 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     const history = () => api.statusHistory();
     // busy while the server started (and, on Node hosts, restarted after the crash test), then settled
     assert.strictEqual(history()[0].busy, true, 'busy first');
-    assert.ok(history().some((snapshot, i) => snapshot.busy && history().slice(i + 1).some((later) => !later.busy)), 'busy, then settled');
+    assert.ok(
+      history().some(
+        (snapshot, i) =>
+          snapshot.busy &&
+          history()
+            .slice(i + 1)
+            .some((later) => !later.busy),
+      ),
+      'busy, then settled',
+    );
     const before = history().length;
     const response = await vscode.commands.executeCommand<{ folders: Array<{ errors: number }> }>('fluxJobGuard.auditWorkspace');
     const errors = response.folders[0].errors;
     assert.ok(errors >= 2, `cleanup-tmp and db-migrate have no TTL: ${errors}`);
     await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === `Jobs: ${errors} error(s)`, 'the summary after the audit');
-    assert.ok(history().slice(before).some((snapshot) => snapshot.busy), 'busy while auditing');
+    assert.ok(
+      history()
+        .slice(before)
+        .some((snapshot) => snapshot.busy),
+      'busy while auditing',
+    );
     assert.strictEqual(history().at(-1)!.severity, 'error', 'an error icon for a failed audit');
 
     // negative control: a save that changes no finding leaves the count as it was
@@ -197,7 +233,13 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     const saved = history().length;
     await replaceAll(report, report.getText() + '\n');
     assert.ok(await report.save());
-    await waitUntil(() => history().slice(saved).some((snapshot) => snapshot.busy) && !history().at(-1)!.busy, 'the audit after the save');
+    await waitUntil(
+      () =>
+        history()
+          .slice(saved)
+          .some((snapshot) => snapshot.busy) && !history().at(-1)!.busy,
+      'the audit after the save',
+    );
     assert.strictEqual(history().at(-1)!.text, `Jobs: ${errors} error(s)`);
     await replaceAll(report, report.getText().replace(/\n$/, ''));
     await report.save();

@@ -38,9 +38,10 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
     }
     const covered = state.jobs.filter((job) => entry.job === null || job.name === entry.job);
     if (covered.length === 0) {
-      const message = entry.job === null || state.jobs.length === 0
-        ? `The ${where} names ${entry.fileAsWritten}, which holds no Job resource. Remove the entry, or correct the path.`
-        : `The ${where} names a Job that is not in ${entry.fileAsWritten} (it holds ${state.jobs.map((job) => `"${job.name}"`).join(', ')}). Remove the entry, or correct the name.`;
+      const message =
+        entry.job === null || state.jobs.length === 0
+          ? `The ${where} names ${entry.fileAsWritten}, which holds no Job resource. Remove the entry, or correct the path.`
+          : `The ${where} names a Job that is not in ${entry.fileAsWritten} (it holds ${state.jobs.map((job) => `"${job.name}"`).join(', ')}). Remove the entry, or correct the name.`;
       report(CONTRACT_NO_JOB, entry, entry.job === null || state.jobs.length === 0 ? entry.spans.file : entry.spans.job, message);
       continue;
     }
@@ -48,10 +49,21 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
     if (stale) {
       // A value every covered Job agrees on can be written into the entry instead.
       const values = [...new Set(covered.map((job) => job.ttl?.value))];
-      const update = entry.list === 'otherFinishTimeout' && entry.spans.value && values.length === 1 && typeof values[0] === 'number' ? [{ title: `Update the value to ${values[0]}`, edits: [{ file: contract.path, range: lines.range(entry.spans.value[0], entry.spans.value[1]), newText: String(values[0]) }] }] : [];
-      report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? entry.spans.value ?? entry.spans.job : entry.spans.job, `The ${where} is stale: ${stale}`, [...update, removeEntry(contract, lines, entry.spans.item, `${entry.list} entry`)]);
+      const update =
+        entry.list === 'otherFinishTimeout' && entry.spans.value && values.length === 1 && typeof values[0] === 'number'
+          ? [{ title: `Update the value to ${values[0]}`, edits: [{ file: contract.path, range: lines.range(entry.spans.value[0], entry.spans.value[1]), newText: String(values[0]) }] }]
+          : [];
+      report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? (entry.spans.value ?? entry.spans.job) : entry.spans.job, `The ${where} is stale: ${stale}`, [
+        ...update,
+        removeEntry(contract, lines, entry.spans.item, `${entry.list} entry`),
+      ]);
     }
-    markCovered(coveredBy, entry, covered.map((job) => `${entry.file}#${job.name}`), report);
+    markCovered(
+      coveredBy,
+      entry,
+      covered.map((job) => `${entry.file}#${job.name}`),
+      report,
+    );
   }
   return findings;
 }
@@ -83,7 +95,10 @@ function markCovered(coveredBy: Map<string, TtlEntry>, entry: TtlEntry, keys: st
 }
 
 /** `serviceAccounts.external` rots too: an account the repository now declares, or that no pod uses, is stale. */
-export function checkExternalAccounts(contract: Contract, repository: { declaresServiceAccount(name: string, namespace: string | null): boolean; usesServiceAccount(name: string, namespace: string | null): boolean }): Finding[] {
+export function checkExternalAccounts(
+  contract: Contract,
+  repository: { declaresServiceAccount(name: string, namespace: string | null): boolean; usesServiceAccount(name: string, namespace: string | null): boolean },
+): Finding[] {
   const lines = new LineIndex(contract.text);
   const findings: Finding[] = [];
   const seen = new Set<string>();
@@ -119,15 +134,28 @@ export interface FluxFacts {
 export function checkFluxEntries(contract: Contract, repository: FluxFacts): Finding[] {
   const lines = new LineIndex(contract.text);
   const findings: Finding[] = [];
-  const report = (meta: RuleMeta, span: Span, message: string, item: Span = span) => findings.push(makeFinding(meta, contract.path, lines, span, message, null, [removeEntry(contract, lines, item, 'entry')]));
+  const report = (meta: RuleMeta, span: Span, message: string, item: Span = span) =>
+    findings.push(makeFinding(meta, contract.path, lines, span, message, null, [removeEntry(contract, lines, item, 'entry')]));
   contract.flux.roots.forEach((root, index) => {
-    if (!repository.hasFolder(root.path)) report(CONTRACT_FILE_MISSING, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
+    if (!repository.hasFolder(root.path))
+      report(CONTRACT_FILE_MISSING, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
   });
   contract.flux.sources.forEach((source, index) => {
-    if (!repository.hasFolder(source.path)) report(CONTRACT_FILE_MISSING, source.span, `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`, source.item);
+    if (!repository.hasFolder(source.path))
+      report(
+        CONTRACT_FILE_MISSING,
+        source.span,
+        `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`,
+        source.item,
+      );
   });
   contract.flux.substituteFrom.forEach((ref, index) => {
-    if (!ref.optional && !repository.declaresObject(ref.kind, ref.name)) report(CONTRACT_STALE, ref.span, `flux.substituteFrom[${index}] names ${ref.kind} ${ref.name}, which nothing in the repository defines. Mark it optional: true if the cluster holds it, or remove the entry.`);
+    if (!ref.optional && !repository.declaresObject(ref.kind, ref.name))
+      report(
+        CONTRACT_STALE,
+        ref.span,
+        `flux.substituteFrom[${index}] names ${ref.kind} ${ref.name}, which nothing in the repository defines. Mark it optional: true if the cluster holds it, or remove the entry.`,
+      );
   });
   (contract.flux.variables ?? []).forEach((variable, index) => {
     if (!repository.usesName(variable.name)) report(CONTRACT_STALE, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);

@@ -4,18 +4,7 @@
 import { LineIndex } from '../text';
 import type { Finding, SeveritySetting } from '../types';
 import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFile, ParsedDocument, YAMLMap } from '../yaml-docs';
-import {
-  Contract,
-  contractDir,
-  DEFAULT_CONVERGENCE_NOTE,
-  DEFAULT_INCLUDE,
-  DEFAULT_REQUIRED_TTL,
-  ExternalAccount,
-  Settings,
-  Span,
-  TtlEntry,
-  TtlListName,
-} from './model';
+import { Contract, contractDir, DEFAULT_CONVERGENCE_NOTE, DEFAULT_INCLUDE, DEFAULT_REQUIRED_TTL, ExternalAccount, Settings, Span, TtlEntry, TtlListName } from './model';
 import { joinRepoPath } from '../paths';
 import type { OffsetEdit } from '../yaml-edit';
 
@@ -91,7 +80,11 @@ class ContractReader {
   private parsed!: ParsedDocument;
   private doc!: Document;
 
-  constructor(private readonly contract: Contract, private readonly text: string, private readonly knownRules: ReadonlySet<string>) {
+  constructor(
+    private readonly contract: Contract,
+    private readonly text: string,
+    private readonly knownRules: ReadonlySet<string>,
+  ) {
     this.lines = new LineIndex(text);
   }
 
@@ -184,9 +177,9 @@ class ContractReader {
         spans: {
           item: itemSpan,
           file: this.spanOf(filePair!.value)!,
-          job: jobPair ? this.spanOf(jobPair.value) ?? undefined : undefined,
-          value: list === 'otherFinishTimeout' ? this.spanOf(findPair(map, 'value')?.value) ?? undefined : undefined,
-          reason: reasonPair ? this.spanOf(reasonPair.value) ?? undefined : undefined,
+          job: jobPair ? (this.spanOf(jobPair.value) ?? undefined) : undefined,
+          value: list === 'otherFinishTimeout' ? (this.spanOf(findPair(map, 'value')?.value) ?? undefined) : undefined,
+          reason: reasonPair ? (this.spanOf(reasonPair.value) ?? undefined) : undefined,
         },
       });
     });
@@ -260,7 +253,8 @@ class ContractReader {
       const kind = this.string(findPair(map, 'kind'), `${where}.kind`);
       const name = this.string(findPair(map, 'name'), `${where}.name`);
       const written = this.string(findPair(map, 'path'), `${where}.path`);
-      if (kind !== null && !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be one of GitRepository, OCIRepository, Bucket.`);
+      if (kind !== null && !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind))
+        this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be one of GitRepository, OCIRepository, Bucket.`);
       for (const key of ['kind', 'name', 'path']) if (!findPair(map, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
       const path = written === null ? null : this.folder(written, this.spanOf(findPair(map, 'path')!.value)!, `${where}.path`);
       if (kind === null || name === null || path === null || !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) return;
@@ -410,7 +404,7 @@ class ContractReader {
     if (pair && isScalar(pair.value) && pair.value.value !== null && typeof pair.value.value !== 'string') {
       this.report('contract-invalid', this.spanOf(pair.value)!, `\`${where}.reason\` must be a string.`);
     } else if (reason === '') {
-      const span = pair ? this.spanOf(pair.value) ?? this.spanOf(pair.key)! : this.firstLine(itemSpan);
+      const span = pair ? (this.spanOf(pair.value) ?? this.spanOf(pair.key)!) : this.firstLine(itemSpan);
       this.report('contract-reason-missing', span, `\`${where}\` has no reason: write down why this is an exception.`);
     } else if (isPlaceholderReason(reason)) {
       // What a quick fix wrote is a prompt, not a reason (as the `# converges: TODO` comment is).
@@ -450,7 +444,8 @@ class ContractReader {
 
   private report(rule: string, span: Span, message: string, fixes: Array<{ title: string; edit: OffsetEdit }> = []): void {
     const finding: Finding = { rule, severity: 'error', file: this.contract.path, range: this.lines.range(span[0], span[1]), message, job: null };
-    if (fixes.length > 0) finding.fixes = fixes.map(({ title, edit }) => ({ title, edits: [{ file: this.contract.path, range: this.lines.range(edit.start, edit.end), newText: edit.newText }], preferred: true }));
+    if (fixes.length > 0)
+      finding.fixes = fixes.map(({ title, edit }) => ({ title, edits: [{ file: this.contract.path, range: this.lines.range(edit.start, edit.end), newText: edit.newText }], preferred: true }));
     this.findings.push(finding);
   }
 

@@ -100,7 +100,8 @@ export class ArtifactIndex {
       let patterns: IgnorePattern[] = [];
       for (const pattern of parent.patterns) {
         const match = matchUnder(pattern, segments);
-        if (match === 'all') patterns = [pattern]; // the last pattern that matches every file below decides before all earlier ones
+        if (match === 'all')
+          patterns = [pattern]; // the last pattern that matches every file below decides before all earlier ones
         else if (match === 'some') patterns.push(pattern);
       }
       const last = patterns[patterns.length - 1];

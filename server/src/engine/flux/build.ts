@@ -66,7 +66,11 @@ class Builder {
   private readonly files = new Map<string, BuiltFile[]>();
   private readonly problems: GraphProblem[] = [];
 
-  constructor(private readonly kustomization: FluxKustomization, private readonly artifact: ArtifactIndex, private readonly layout: RepoLayout) {}
+  constructor(
+    private readonly kustomization: FluxKustomization,
+    private readonly artifact: ArtifactIndex,
+    private readonly layout: RepoLayout,
+  ) {}
 
   run(): Build {
     const k = this.kustomization;

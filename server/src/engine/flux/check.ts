@@ -20,13 +20,7 @@ import { envLines } from './input-facts';
 import { SUBSTITUTE_OPT_OUT } from './kustomize-config';
 import { documentOccurrences, rawOccurrences, SourceOccurrence } from './scalars';
 
-export const SUBSTITUTION_RULES: readonly SubstitutionRule[] = [
-  fluxSubstitutionSyntax,
-  fluxSubstitutionUndefined,
-  fluxSubstitutionDefault,
-  fluxSubstitutionPid,
-  fluxSubstitutionBareDollar,
-];
+export const SUBSTITUTION_RULES: readonly SubstitutionRule[] = [fluxSubstitutionSyntax, fluxSubstitutionUndefined, fluxSubstitutionDefault, fluxSubstitutionPid, fluxSubstitutionBareDollar];
 
 export interface FluxFileContext {
   /** Everything that builds the file, in every world, with the role the file plays. */

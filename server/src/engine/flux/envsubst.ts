@@ -61,11 +61,7 @@ export function validateVarName(name: string): string | null {
  * operator guards it. The whole input is parsed before anything is evaluated, so a syntax error
  * anywhere wins over an undefined variable.
  */
-export function envsubst(
-  input: string,
-  lookup: (name: string) => string | undefined,
-  options: { strict: boolean },
-): EnvsubstResult {
+export function envsubst(input: string, lookup: (name: string) => string | undefined, options: { strict: boolean }): EnvsubstResult {
   const items: Exclude<TopItem, { kind: 'error' }>[] = [];
   for (const item of parseTop(input, false)) {
     if (item.kind === 'error') return { ok: false, error: item.error };
@@ -132,18 +128,38 @@ const errVarNotSet = (name: string) => `variable not set (strict mode): "${name}
 const c = (s: string) => s.charCodeAt(0);
 /** Go's scanner returns rune 0 at the end of input, so a NUL character also ends it. */
 const EOF = 0;
-const DOLLAR = c('$'), LBRACE = c('{'), RBRACE = c('}'), COLON = c(':'), EQUAL = c('='), HASH = c('#');
-const PERCENT = c('%'), SLASH = c('/'), BACKSLASH = c('\\'), COMMA = c(','), CARET = c('^');
-const MINUS = c('-'), QUESTION = c('?'), PLUS = c('+');
+const DOLLAR = c('$'),
+  LBRACE = c('{'),
+  RBRACE = c('}'),
+  COLON = c(':'),
+  EQUAL = c('='),
+  HASH = c('#');
+const PERCENT = c('%'),
+  SLASH = c('/'),
+  BACKSLASH = c('\\'),
+  COMMA = c(','),
+  CARET = c('^');
+const MINUS = c('-'),
+  QUESTION = c('?'),
+  PLUS = c('+');
 
 // Tokens.
-const T_ILLEGAL = 0, T_EOF = 1, T_IDENT = 2, T_LBRACK = 3, T_RBRACK = 4;
+const T_ILLEGAL = 0,
+  T_EOF = 1,
+  T_IDENT = 2,
+  T_LBRACK = 3,
+  T_RBRACK = 4;
 type TokenKind = typeof T_ILLEGAL | typeof T_EOF | typeof T_IDENT | typeof T_LBRACK | typeof T_RBRACK;
 
 // Mode bits: which tokens a scan may produce.
-const SCAN_IDENT = 1, SCAN_LBRACK = 2, SCAN_RBRACK = 4, SCAN_ESCAPE = 8;
+const SCAN_IDENT = 1,
+  SCAN_LBRACK = 2,
+  SCAN_RBRACK = 4,
+  SCAN_ESCAPE = 8;
 // Escape bits: `$$` (everywhere escapes apply) and `\/`, `\\` (inside `${...}` only).
-const ESCAPE_DOLLAR = 1, ESCAPE_BACKSLASH = 2, ESCAPE_ALL = 3;
+const ESCAPE_DOLLAR = 1,
+  ESCAPE_BACKSLASH = 2,
+  ESCAPE_ALL = 3;
 
 /** `i` is the rune's offset from the token start, counted after reading it (so 1 for the first). */
 type Accept = (r: number, i: number) => boolean;
@@ -155,10 +171,8 @@ const acceptOneHash: Accept = (r, i) => r === HASH && i === 1;
 const acceptNotClosing: Accept = (r) => r !== RBRACE;
 const acceptHashFunc: Accept = (r, i) => r === HASH && i < 3;
 const acceptPercentFunc: Accept = (r, i) => r === PERCENT && i < 3;
-const acceptDefaultFunc: Accept = (r, i) =>
-  (i === 1 && r === COLON) || (i === 2 && (r === EQUAL || r === MINUS || r === QUESTION || r === PLUS));
-const acceptReplaceFunc: Accept = (r, i) =>
-  (i === 1 && r === SLASH) || (i === 2 && (r === SLASH || r === HASH || r === PERCENT));
+const acceptDefaultFunc: Accept = (r, i) => (i === 1 && r === COLON) || (i === 2 && (r === EQUAL || r === MINUS || r === QUESTION || r === PLUS));
+const acceptReplaceFunc: Accept = (r, i) => (i === 1 && r === SLASH) || (i === 2 && (r === SLASH || r === HASH || r === PERCENT));
 const acceptOneEqual: Accept = (r, i) => i === 1 && r === EQUAL;
 const acceptOneColon: Accept = (r, i) => i === 1 && r === COLON;
 const rejectColonClose: Accept = (r) => r !== COLON && r !== RBRACE;
@@ -331,10 +345,7 @@ interface Frame {
 }
 
 /** A parse step either finished the `${...}`, failed, or needs one argument token next. */
-type Progress =
-  | { kind: 'done' }
-  | { kind: 'error'; error: string }
-  | { kind: 'param'; accept: Accept; mode: number };
+type Progress = { kind: 'done' } | { kind: 'error'; error: string } | { kind: 'param'; accept: Accept; mode: number };
 
 const DONE: Progress = { kind: 'done' };
 const fail = (error: string): Progress => ({ kind: 'error', error });
@@ -646,7 +657,7 @@ function goReplace(s: string, old: string, replacement: string, n: number): stri
   }
   let out = replacement;
   let done = 1;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const size = decodeRune(s, i)[1];
     out += s.slice(i, i + size);
     i += size;
@@ -683,7 +694,7 @@ function trimLongest(s: string, pattern: string): string {
 /** Rune-wise reverse, as Go's []rune round trip (an invalid byte becomes U+FFFD). */
 function reverse(s: string): string {
   const runes: number[] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const [r, size] = decodeRune(s, i);
     runes.push(r);
     i += size;
@@ -693,7 +704,7 @@ function reverse(s: string): string {
 
 function mapRunes(s: string, upper: boolean): string {
   let out = '';
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const [r, size] = decodeRune(s, i);
     out += encodeRune(mapCase(r, upper));
     i += size;
@@ -875,7 +886,7 @@ function toBytes(s: string): string {
 function fromBytes(b: string): string {
   if (isAscii(b)) return b;
   let out = '';
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     const [r, size] = decodeRune(b, i);
     out += String.fromCodePoint(r);
     i += size;

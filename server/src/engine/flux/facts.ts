@@ -212,7 +212,7 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     const webhook = webhookDecl(path, parsed, root, kind);
     if (webhook) facts.webhooks.push(webhook);
     const podSpec = podSpecOf(doc);
-    const account = podSpec ? getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount') : null;
+    const account = podSpec ? (getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount')) : null;
     if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
   }
   const empty = Object.values(facts).every((value) => value === null || (Array.isArray(value) && value.length === 0));
@@ -388,4 +388,3 @@ function decodeBase64(text: string): string {
     return text; // SOPS-encrypted or not base64: show it as written
   }
 }
-

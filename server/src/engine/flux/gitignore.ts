@@ -22,10 +22,30 @@ export interface IgnorePattern {
 
 /** Flux's default exclusions (fluxcd/pkg sourceignore: VCS, extensions, CI, extras). */
 export const DEFAULT_IGNORE = [
-  '.git/', '.gitignore', '.gitmodules', '.gitattributes',
-  '*.jpg', '*.jpeg', '*.gif', '*.png', '*.wmv', '*.flv', '*.tar.gz', '*.zip',
-  '.github/', '.circleci/', '.travis.yml', '.gitlab-ci.yml', 'appveyor.yml', '.drone.yml', 'cloudbuild.yaml', 'codeship-services.yml', 'codeship-steps.yml',
-  '**/.goreleaser.yml', '**/.sops.yaml', '**/.flux.yaml',
+  '.git/',
+  '.gitignore',
+  '.gitmodules',
+  '.gitattributes',
+  '*.jpg',
+  '*.jpeg',
+  '*.gif',
+  '*.png',
+  '*.wmv',
+  '*.flv',
+  '*.tar.gz',
+  '*.zip',
+  '.github/',
+  '.circleci/',
+  '.travis.yml',
+  '.gitlab-ci.yml',
+  'appveyor.yml',
+  '.drone.yml',
+  'cloudbuild.yaml',
+  'codeship-services.yml',
+  'codeship-steps.yml',
+  '**/.goreleaser.yml',
+  '**/.sops.yaml',
+  '**/.flux.yaml',
 ];
 
 export function parsePattern(line: string, domain: string[], origin: string): IgnorePattern {

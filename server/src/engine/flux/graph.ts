@@ -155,7 +155,13 @@ export class FluxGraph {
         else syncs.push(candidate);
       }
     }
-    const bootstraps = [...new Set([...this.selfApplying(), ...this.bootstrapSyncs()]), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({ how: 'bootstrap', kustomization: k, source: this.identityOf(k), declaredIn: null, assumption: null }));
+    const bootstraps = [...new Set([...this.selfApplying(), ...this.bootstrapSyncs()]), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({
+      how: 'bootstrap',
+      kustomization: k,
+      source: this.identityOf(k),
+      declaredIn: null,
+      assumption: null,
+    }));
     // A sync is current when a world applies the file it is written in (the FluxInstance manages itself).
     const reach = new Map<RootCandidate, Set<string>>();
     for (const candidate of [...bootstraps, ...syncs]) reach.set(candidate, this.reachOf(candidate));
@@ -164,7 +170,8 @@ export class FluxGraph {
     if (current.length === 0 && bootstraps.length === 0) current = syncs;
     const candidates = dedupe([...bootstraps, ...current], reach);
     if (candidates.length > 0) {
-      for (const candidate of candidates) if (candidate.assumption) this.report({ rule: 'flux-no-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
+      for (const candidate of candidates)
+        if (candidate.assumption) this.report({ rule: 'flux-no-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
       return candidates;
     }
     return this.fallbackRoots(unresolved);
@@ -182,7 +189,13 @@ export class FluxGraph {
     }
     const name = mostCommon(counts) ?? 'flux-system';
     const kustomization = { ...probe, sourceName: name };
-    return { how: 'contract', kustomization, source: { kind: 'GitRepository', name, namespace: null, url: this.declaredSource('GitRepository', name, root.file)?.url ?? null, folder: null }, declaredIn: null, assumption: null };
+    return {
+      how: 'contract',
+      kustomization,
+      source: { kind: 'GitRepository', name, namespace: null, url: this.declaredSource('GitRepository', name, root.file)?.url ?? null, folder: null },
+      declaredIn: null,
+      assumption: null,
+    };
   }
 
   /** No root: every Kustomization (of the most used GitRepository) that no other builds and that lies outside every other's path. */
@@ -216,9 +229,7 @@ export class FluxGraph {
       severity: 'info',
       message: `No root found: no gotk-sync.yaml or other Kustomization that applies itself, no FluxInstance sync, no flux.roots in the contract${why}. Every Kustomization that nothing else here builds is taken as a root; name the folders Flux starts from in flux.roots to check exactly what Flux applies.`,
     });
-    return ours
-      .filter((k) => !builtByOther.has(k) && !insideAnother(k))
-      .map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
+    return ours.filter((k) => !builtByOther.has(k) && !insideAnother(k)).map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
   }
 
   /**
@@ -349,12 +360,23 @@ export class FluxGraph {
   private repositoryArtifact(sourceName: string | null, near = ''): ArtifactIndex {
     const decl = sourceName === null ? undefined : this.declaredSource('GitRepository', sourceName, near);
     const key = decl ? `${REPOSITORY_ARTIFACT_KEY}:${decl.file}:${decl.span[0]}` : REPOSITORY_ARTIFACT_KEY;
-    return this.artifact(key, () => makeArtifact(key, decl ? `GitRepository ${decl.name}` : 'the repository', '', this.input.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of GitRepository ${decl.name} (${decl.file})` : ''));
+    return this.artifact(key, () =>
+      makeArtifact(
+        key,
+        decl ? `GitRepository ${decl.name}` : 'the repository',
+        '',
+        this.input.ignoreFiles,
+        decl?.ignore ?? null,
+        decl ? `spec.ignore of GitRepository ${decl.name} (${decl.file})` : '',
+      ),
+    );
   }
 
   private folderArtifact(kind: string, name: string, folder: string, decl?: SourceDecl): ArtifactIndex {
     const key = `folder:${kind}/${name}:${folder}:${decl?.file ?? ''}`;
-    return this.artifact(key, () => makeArtifact(key, `${kind} ${name} (${folder}/)`, folder, this.input.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of ${kind} ${name} (${decl.file})` : ''));
+    return this.artifact(key, () =>
+      makeArtifact(key, `${kind} ${name} (${folder}/)`, folder, this.input.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of ${kind} ${name} (${decl.file})` : ''),
+    );
   }
 
   private artifact(key: string, make: () => Artifact): ArtifactIndex {
@@ -369,11 +391,15 @@ export class FluxGraph {
     if (mapped) return mapped;
     if (k.sourceKind !== 'GitRepository') return null;
     const folder = this.ownFolder(k);
-    return folder === null ? this.repositoryArtifact(k.sourceName, k.file) : this.folderArtifact(k.sourceKind, k.sourceName ?? '', folder, this.declaredSource(k.sourceKind, k.sourceName ?? '', k.file));
+    return folder === null
+      ? this.repositoryArtifact(k.sourceName, k.file)
+      : this.folderArtifact(k.sourceKind, k.sourceName ?? '', folder, this.declaredSource(k.sourceKind, k.sourceName ?? '', k.file));
   }
 
   private mappedSource(k: FluxKustomization): ArtifactIndex | null {
-    const mapped = this.input.config.sources.find((s) => s.kind === k.sourceKind && s.name === k.sourceName && (s.namespace === null || (k.sourceNamespace ?? k.namespace) === null || s.namespace === (k.sourceNamespace ?? k.namespace)));
+    const mapped = this.input.config.sources.find(
+      (s) => s.kind === k.sourceKind && s.name === k.sourceName && (s.namespace === null || (k.sourceNamespace ?? k.namespace) === null || s.namespace === (k.sourceNamespace ?? k.namespace)),
+    );
     return mapped ? this.folderArtifact(mapped.kind, mapped.name, mapped.path) : null;
   }
 
@@ -432,7 +458,14 @@ export class FluxGraph {
     roots.forEach((candidate, index) => {
       // Without a root the fallback's roots are not clusters: one world, as far as messages go.
       const count = candidate.how === 'fallback' ? 1 : roots.length;
-      const world: World = { index, label: candidate.kustomization.path || candidate.kustomization.pathAsWritten || '(root)', how: candidate.how, root: candidate.kustomization, source: candidate.source, count };
+      const world: World = {
+        index,
+        label: candidate.kustomization.path || candidate.kustomization.pathAsWritten || '(root)',
+        how: candidate.how,
+        root: candidate.kustomization,
+        source: candidate.source,
+        count,
+      };
       this.worlds.push(world);
       const builders = this.walk(world, candidate);
       const applied = (file: string) => (this.entries.get(file) ?? []).some((entry) => entry.builder.world === world);
@@ -501,11 +534,21 @@ export class FluxGraph {
           const inNamespace = namespace === null ? named : named.filter((s) => s.namespace === null || s.namespace === namespace);
           const pool = inNamespace.length > 0 ? inNamespace : named;
           const live = pool.filter((s) => applied(s.generated ? s.generated.file : s.file));
-          memo.set(key, (found = [...byCloseness(k.file, live), ...byCloseness(k.file, pool.filter((s) => !live.includes(s)))]));
+          memo.set(
+            key,
+            (found = [
+              ...byCloseness(k.file, live),
+              ...byCloseness(
+                k.file,
+                pool.filter((s) => !live.includes(s)),
+              ),
+            ]),
+          );
         }
         return found;
       },
-      invalidName: (name, located, error) => this.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
+      invalidName: (name, located, error) =>
+        this.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
     });
   }
 
@@ -526,7 +569,10 @@ class Layout implements RepoLayout {
   private readonly childDirs = new Map<string, string[]>();
   private readonly configs = new Map<string, KustomizeConfig>();
 
-  constructor(private readonly files: ReadonlySet<string>, facts: ReadonlyMap<string, FileFacts>) {
+  constructor(
+    private readonly files: ReadonlySet<string>,
+    facts: ReadonlyMap<string, FileFacts>,
+  ) {
     for (const file of files) {
       const dir = dirnameOf(file);
       push(this.filesByDir, dir, file);
@@ -602,7 +648,11 @@ function effectivePostBuild(child: FluxKustomization, parents: Array<{ parent: F
       const added = patch.postBuild;
       result = {
         substitute: new Map([...(result?.substitute ?? []), ...added.substitute]),
-        substituteFrom: added.appendsSubstituteFrom ? [...(result?.substituteFrom ?? []), ...added.substituteFrom] : added.substituteFrom.length > 0 ? added.substituteFrom : result?.substituteFrom ?? [],
+        substituteFrom: added.appendsSubstituteFrom
+          ? [...(result?.substituteFrom ?? []), ...added.substituteFrom]
+          : added.substituteFrom.length > 0
+            ? added.substituteFrom
+            : (result?.substituteFrom ?? []),
         always: added.always || (result?.always ?? false),
       };
     }

@@ -55,9 +55,7 @@ export function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAML
   const { doc } = parsed;
   const dir = dirnameOf(file);
   const refs = (key: string): PathRef[] =>
-    (asSeq(doc, findPair(root, key)?.value)?.items ?? [])
-      .filter((item) => isScalar(item) && typeof item.value === 'string' && !REMOTE.test(item.value))
-      .map((item) => pathRef(parsed, dir, item));
+    (asSeq(doc, findPair(root, key)?.value)?.items ?? []).filter((item) => isScalar(item) && typeof item.value === 'string' && !REMOTE.test(item.value)).map((item) => pathRef(parsed, dir, item));
   const kustomizationPatches: KustomizationPatch[] = (asSeq(doc, findPair(root, 'patches')?.value)?.items ?? [])
     .filter((item) => getString(doc, item, 'patch') !== null)
     .map((item) => kustomizationPatch(parsed, file, item))
@@ -98,7 +96,10 @@ function generatorsOf(parsed: ParsedDocument, root: YAMLMap, dir: string): Gener
   const { doc } = parsed;
   const globalOptions = getNode(doc, root, 'generatorOptions');
   const generators: Generator[] = [];
-  for (const [key, kind] of [['configMapGenerator', 'ConfigMap'], ['secretGenerator', 'Secret']] as const) {
+  for (const [key, kind] of [
+    ['configMapGenerator', 'ConfigMap'],
+    ['secretGenerator', 'Secret'],
+  ] as const) {
     (asSeq(doc, findPair(root, key)?.value)?.items ?? []).forEach((item, index) => {
       const map = asMap(doc, item);
       if (!map) return;

@@ -42,7 +42,7 @@ export function kustomizationPatch(parsed: ParsedDocument, file: string, item: u
   return {
     targetKind: getString(doc, target, 'kind'),
     targetName: getString(doc, target, 'name'),
-    targetLabels: labelSelector === null ? null : parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }],
+    targetLabels: labelSelector === null ? null : (parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }]),
     postBuild: patchText.includes('postBuild') ? postBuildOfPatch(patchText, file, span) : null,
   };
 }
@@ -59,7 +59,7 @@ function postBuildOfPatch(patchText: string, file: string, span: [number, number
     const { doc } = parsed;
     let postBuild: PostBuild | null = null;
     if (isMap(doc.contents)) postBuild = readPostBuild(parsed, file, getNode(doc, doc.contents, 'spec', 'postBuild'));
-    for (const op of postBuild ? [] : asSeq(doc, doc.contents)?.items ?? []) {
+    for (const op of postBuild ? [] : (asSeq(doc, doc.contents)?.items ?? [])) {
       const path = getString(doc, op, 'path') ?? '';
       const value = getNode(doc, op, 'value');
       if (path === '/spec/postBuild') postBuild = readPostBuild(parsed, file, value);
@@ -73,7 +73,7 @@ function postBuildOfPatch(patchText: string, file: string, span: [number, number
         } else substitute.set(path.slice('/spec/postBuild/substitute/'.length), { value: scalarText(doc, value) ?? '', file, span });
         postBuild = { substitute, substituteFrom: [], always: false };
       } else if (path.startsWith('/spec/postBuild/substituteFrom')) {
-        const items = path === '/spec/postBuild/substituteFrom' ? asSeq(doc, value)?.items ?? [] : [value];
+        const items = path === '/spec/postBuild/substituteFrom' ? (asSeq(doc, value)?.items ?? []) : [value];
         const refs = items.map((item) => substituteFromRef(parsed, file, item)).filter((ref): ref is SubstituteFromRef => ref !== null);
         postBuild = { substitute: new Map(), substituteFrom: refs, always: false, appendsSubstituteFrom: path.endsWith('/-') };
       }

@@ -90,7 +90,9 @@ export function syncCandidate(sync: SyncDecl, config: FluxConfig, folderOf: (pat
     const assumption = `${sync.via} syncs ${sync.kind} ${sync.name} (${sync.url ?? 'no url'}), which the repository cannot show; assumed it holds ${shown}, the only folder with ${path}/. Say so in flux.sources to be sure.`;
     return { ...base, source: { ...source, folder: folders[0] === '' ? null : folders[0] }, assumption };
   }
-  return { unresolved: `${sync.via} in ${sync.file} syncs ${sync.kind} ${sync.name}, an artifact this repository cannot show (${folders.length === 0 ? `no folder holds ${path}/` : `${folders.length} folders hold ${path}/`}): declare the folder it holds in flux.sources` };
+  return {
+    unresolved: `${sync.via} in ${sync.file} syncs ${sync.kind} ${sync.name}, an artifact this repository cannot show (${folders.length === 0 ? `no folder holds ${path}/` : `${folders.length} folders hold ${path}/`}): declare the folder it holds in flux.sources`,
+  };
 }
 
 /** Normalized repository URL (scheme, user, `.git` and case dropped), to recognize this repository by another source's name. */

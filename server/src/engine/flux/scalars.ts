@@ -84,7 +84,14 @@ export function documentOccurrences(parsed: ParsedDocument, only?: ReadonlySet<u
 /** The occurrences of a text Flux substitutes as it is written (a generator input's bytes), at `offset` in `file`. */
 export function rawOccurrences(value: string, offset: number, shell: boolean): SourceOccurrence[] {
   if (!value.includes('$')) return [];
-  return scanSubstitutions(value).map((occurrence) => ({ occurrence, span: [offset + occurrence.start, offset + occurrence.end] as [number, number], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell }));
+  return scanSubstitutions(value).map((occurrence) => ({
+    occurrence,
+    span: [offset + occurrence.start, offset + occurrence.end] as [number, number],
+    value,
+    valueStart: occurrence.start,
+    valueEnd: occurrence.end,
+    shell,
+  }));
 }
 
 /** The names of the `${NAME}`s (nested ones too) that have no default: those an undefined name fails. */

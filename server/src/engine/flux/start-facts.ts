@@ -148,7 +148,10 @@ export function webhookDecl(file: string, parsed: ParsedDocument, root: YAMLMap,
   const named = MUTATING_WEBHOOK.test(getString(doc, values, 'image', 'repository') ?? '') || (kind === 'HelmRelease' && MUTATING_WEBHOOK.test(getString(doc, root, 'metadata', 'name') ?? ''));
   if (!named) return null;
   const refs: SubstituteFromRef[] = [];
-  for (const [key, refKind] of [['configMaps', 'ConfigMap'], ['secrets', 'Secret']] as const) {
+  for (const [key, refKind] of [
+    ['configMaps', 'ConfigMap'],
+    ['secrets', 'Secret'],
+  ] as const) {
     for (const item of asSeq(doc, findPair(values, key)?.value)?.items ?? []) {
       const name = getString(doc, item, 'name');
       if (name) refs.push({ kind: refKind, name, optional: true, file, span: nodeSpan(parsed, item) ?? [0, 0] });

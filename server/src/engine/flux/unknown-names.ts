@@ -17,7 +17,12 @@ export function unknownNameProblems(graph: FluxGraph, yamlUses: (file: string) =
     for (const entry of entries) {
       const names = usedBy.get(entry.builder);
       if (!names) continue;
-      const used = entry.role === 'generator' ? (entry.generator!.generator.substituted ? (entry.generator!.input.kind === 'env' ? inputs.get(file)?.envUses : inputs.get(file)?.uses) ?? [] : []) : yamlUses(file);
+      const used =
+        entry.role === 'generator'
+          ? entry.generator!.generator.substituted
+            ? ((entry.generator!.input.kind === 'env' ? inputs.get(file)?.envUses : inputs.get(file)?.uses) ?? [])
+            : []
+          : yamlUses(file);
       for (const name of used) if (!entry.builder.vars!.defined.has(name)) names.add(name);
     }
   }

@@ -17,7 +17,7 @@ export const CONTRACT_INVALID = meta('contract-invalid', 'error', 'The contract 
 export const CONTRACT_NO_JOBS = meta('contract-no-jobs', 'error', 'The audit found zero Job resources: a broken search must not look like success.');
 
 export const FLUX_UNDEFINED = meta('flux-substitution-undefined', 'error', 'A ${NAME} that no Flux variable defines.');
-export const FLUX_SYNTAX = meta('flux-substitution-syntax', 'error', '${ text that Flux\'s substitution rejects: the whole Kustomization fails to build.');
+export const FLUX_SYNTAX = meta('flux-substitution-syntax', 'error', "${ text that Flux's substitution rejects: the whole Kustomization fails to build.");
 export const FLUX_DEFAULT = meta('flux-substitution-default', 'warning', 'A default operator Flux evaluates at build time, not the shell.');
 export const FLUX_PID = meta('flux-substitution-pid', 'warning', 'A $$ meant as the shell PID reaches the shell as a lone $.');
 export const FLUX_NEEDLESS_ESCAPE = meta('flux-substitution-needless-escape', 'warning', 'A $$ in a resource no substitution unescapes: the shell sees its PID.');
@@ -28,8 +28,16 @@ export const POD_SERVICE_ACCOUNT_UNDECLARED = meta('pod-service-account-undeclar
 export const JOB_ARGO_TEMPLATE = meta('job-argo-template', 'error', 'Argo Workflows template syntax in a Job, where it means nothing.');
 export const TTL_SHORTER_THAN_INTERVAL = meta('ttl-shorter-than-interval', 'warning', 'A TTL shorter than the Kustomization interval re-runs the Job at almost every reconcile.');
 export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 'A changed pod template under the same Job name: Flux\'s apply fails with "field is immutable".');
-export const FLUX_NO_ROOT = meta('flux-no-root', 'info', 'The model could not tell exactly where Flux starts applying this repository (no bootstrap, FluxInstance or flux.roots), or had to assume which folder an artifact holds.');
-export const FLUX_VARIABLES_UNKNOWN = meta('flux-variables-unknown', 'info', 'A Kustomization takes variables from an object the repository cannot show, and its files use names defined nowhere here: declare them in flux.variables.');
+export const FLUX_NO_ROOT = meta(
+  'flux-no-root',
+  'info',
+  'The model could not tell exactly where Flux starts applying this repository (no bootstrap, FluxInstance or flux.roots), or had to assume which folder an artifact holds.',
+);
+export const FLUX_VARIABLES_UNKNOWN = meta(
+  'flux-variables-unknown',
+  'info',
+  'A Kustomization takes variables from an object the repository cannot show, and its files use names defined nowhere here: declare them in flux.variables.',
+);
 export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');
 export const DIRECTIVE_UNUSED = meta('directive-unused', 'warning', 'A flux-job-guard-disable-next-line comment silences nothing: no such finding on the next line, or no such rule.');
 export const DIRECTIVE_REASON_MISSING = meta('directive-reason-missing', 'warning', 'A flux-job-guard-disable-next-line comment gives no reason after `--`.');

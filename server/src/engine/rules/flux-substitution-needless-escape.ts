@@ -19,6 +19,10 @@ export const fluxSubstitutionNeedlessEscape: SubstitutionRule = {
     const previous = context.occurrences[context.index - 1];
     if (previous && previous.occurrence.kind === 'escape' && previous.span[1] === occurrence.span[0]) return [];
     const message = `Kustomization ${kustomizationNames(context.plain)} builds this file without postBuild, so nothing turns $$ into $: the shell sees $$ (its PID) followed by "${escape.next}". Write a single $.`;
-    return [context.finding(this.meta, occurrence.span, message, [context.fix('Write a single $ (no substitution unescapes it here)', [{ start: occurrence.span[0], end: occurrence.span[0] + 1, newText: '' }], true)])];
+    return [
+      context.finding(this.meta, occurrence.span, message, [
+        context.fix('Write a single $ (no substitution unescapes it here)', [{ start: occurrence.span[0], end: occurrence.span[0] + 1, newText: '' }], true),
+      ]),
+    ];
   },
 };

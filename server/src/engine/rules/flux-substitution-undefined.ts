@@ -30,7 +30,9 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
       const written = occurrence.value.slice(expression.start, expression.end);
       let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
-      message += occurrence.shell ? ` If the shell should see it, write $${written}.` : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
+      message += occurrence.shell
+        ? ` If the shell should see it, write $${written}.`
+        : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
       const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
       // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
       // should give it a value: define it where the Kustomization takes its variables, or give it a default.

@@ -48,11 +48,12 @@ export const jobImmutableTemplate: DocumentRule = {
     const metadataPair = findPair(asMap(parsed.doc, parsed.doc.contents), 'metadata');
     const metadata = asMap(parsed.doc, metadataPair?.value);
     const annotations = findPair(metadata, 'annotations');
-    const insert = annotations && asMap(parsed.doc, annotations.value)
-      ? insertIntoBlockMap(context.text, context.lines, nodeSpan(parsed, annotations.key)![0], asMap(parsed.doc, annotations.value)!, parsed.base, [`${FORCE_ANNOTATION}: enabled`])
-      : metadata && metadataPair
-        ? insertIntoBlockMap(context.text, context.lines, nodeSpan(parsed, metadataPair.key)![0], metadata, parsed.base, ['annotations:', `  ${FORCE_ANNOTATION}: enabled`])
-        : null;
+    const insert =
+      annotations && asMap(parsed.doc, annotations.value)
+        ? insertIntoBlockMap(context.text, context.lines, nodeSpan(parsed, annotations.key)![0], asMap(parsed.doc, annotations.value)!, parsed.base, [`${FORCE_ANNOTATION}: enabled`])
+        : metadata && metadataPair
+          ? insertIntoBlockMap(context.text, context.lines, nodeSpan(parsed, metadataPair.key)![0], metadata, parsed.base, ['annotations:', `  ${FORCE_ANNOTATION}: enabled`])
+          : null;
     if (insert) fixes.push(context.fix(`Add the annotation ${FORCE_ANNOTATION}: enabled (Flux replaces the Job)`, [insert]));
     const message = `The pod template of Job "${job.name}" differs from git HEAD, but a Job's template is immutable: Flux's apply fails with "field is immutable" and blocks the whole Kustomization. Give the Job a new name (${bumped}) or let Flux force-replace it.`;
     return [context.finding(this.meta, job.nameSpan, message, fixes, job.name)];

@@ -31,6 +31,8 @@ export const podServiceAccountUndeclared: DocumentRule = {
     const message = `ServiceAccount "${name}"${where} is not declared in this repository: whatever created it can delete it, and then every pod fails before its first container starts. Declare it here, or list it in serviceAccounts.external with the reason it lives elsewhere.`;
     const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${REASON_PLACEHOLDER}`];
     const fix = context.contractListFix(`List ServiceAccount "${name}" in serviceAccounts.external of ${context.contract.path}`, ['serviceAccounts', 'external'], itemLines);
-    return [context.finding(this.meta, nodeSpan(parsed, pair.value)!, message, fix ? [fix] : [], getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null)];
+    return [
+      context.finding(this.meta, nodeSpan(parsed, pair.value)!, message, fix ? [fix] : [], getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null),
+    ];
   },
 };

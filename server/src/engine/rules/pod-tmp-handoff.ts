@@ -25,7 +25,11 @@ interface PathUse {
 function tmpPaths(parsed: ParsedDocument, container: Container): PathUse[] {
   const uses: PathUse[] = [];
   const { doc } = parsed;
-  const places = [getNode(doc, container.map, 'command'), getNode(doc, container.map, 'args'), ...(asSeq(doc, getNode(doc, container.map, 'env'))?.items ?? []).map((item) => getNode(doc, item, 'value'))];
+  const places = [
+    getNode(doc, container.map, 'command'),
+    getNode(doc, container.map, 'args'),
+    ...(asSeq(doc, getNode(doc, container.map, 'env'))?.items ?? []).map((item) => getNode(doc, item, 'value')),
+  ];
   for (const place of places) {
     if (!place) continue;
     const scope = { ...parsed, doc: { ...doc, contents: place } } as ParsedDocument;
@@ -69,7 +73,13 @@ export const podTmpHandoff: DocumentRule = {
       const names = containers.map((container) => `"${container.name}"`);
       const listed = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
       const message = `Containers ${listed} all use ${path}, but each container has its own /tmp: the file one writes is not there for the others. Hand it over a shared volume (an emptyDir mounted in each container, e.g. at ${SHARED_VOLUME.mountPath}).`;
-      const edits = handoffEdits(parsed, context.text, pod.spec, containers, uses.filter((use) => containers.includes(use.container)));
+      const edits = handoffEdits(
+        parsed,
+        context.text,
+        pod.spec,
+        containers,
+        uses.filter((use) => containers.includes(use.container)),
+      );
       const fixes = edits ? [context.fix(`Move the /tmp hand-off to a shared emptyDir volume at ${SHARED_VOLUME.mountPath}`, edits, true)] : [];
       findings.push(context.finding(this.meta, at.span, message, fixes, pod.kind === 'Job' ? pod.name : null));
     }

@@ -71,7 +71,10 @@ export function defaultFix(context: SubstitutionContext, occurrence: SourceOccur
 
 /** Where each Kustomization is written, for a finding's related locations (a few, not hundreds). */
 export function substitutedBy(builders: Builder[], what: string): RelatedLocation[] {
-  return builders.slice(0, 5).filter((b) => b.kustomization.file !== '').map((b) => ({ file: b.kustomization.file, range: b.kustomization.range, message: `Kustomization "${b.kustomization.name}" ${what}` }));
+  return builders
+    .slice(0, 5)
+    .filter((b) => b.kustomization.file !== '')
+    .map((b) => ({ file: b.kustomization.file, range: b.kustomization.range, message: `Kustomization "${b.kustomization.name}" ${what}` }));
 }
 
 /** Who defines `name` for every substituting builder, or the builders that leave it undefined. */

@@ -8,7 +8,14 @@ import { commentLinesAbove, deleteLines, OffsetEdit } from '../yaml-edit';
 export function ownCommentStart(lines: LineIndex, keyLine: number, marker: string): number {
   const above = commentLinesAbove(lines, keyLine);
   for (let i = above.length - 1; i >= 0; i--) {
-    if (lines.lineText(above[i]).trimStart().replace(/^#+\s*/, '').startsWith(marker)) return above[i];
+    if (
+      lines
+        .lineText(above[i])
+        .trimStart()
+        .replace(/^#+\s*/, '')
+        .startsWith(marker)
+    )
+      return above[i];
   }
   return keyLine;
 }

@@ -28,7 +28,10 @@ function valueEdit(text: string, ttl: TtlFacts, value: string): OffsetEdit {
   // The key's `:`, then the anchor and tag written on its line (in either order).
   const head = /^[ \t]*:((?:[ \t]+(?:&\S+|!\S*))*)/.exec(text.slice(from, Math.max(from, start)));
   if (!head) return { start, end, newText: value };
-  const tokens = head[1].trim().split(/[ \t]+/).filter(Boolean);
+  const tokens = head[1]
+    .trim()
+    .split(/[ \t]+/)
+    .filter(Boolean);
   const anchor = tokens.find((token) => token.startsWith('&'));
   if (!tokens.some((token) => token.startsWith('!')) && ttl.source !== '') return { start, end, newText: value };
   const colonEnd = from + head[0].length - head[1].length;

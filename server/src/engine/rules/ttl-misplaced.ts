@@ -14,9 +14,7 @@ export const ttlMisplaced: JobRule = {
     const marker = context.contract.convergenceNote;
     return job.misplaced.map((ttl) => {
       const removal = removeKeyEdit(context.lines, ttl, marker);
-      const insertion = job.spec && !job.ttl
-        ? insertIntoBlockMap(context.text, context.lines, job.specKeySpan![0], job.spec, job.parsed.base, movedKeyLines(context.lines, ttl, marker))
-        : null;
+      const insertion = job.spec && !job.ttl ? insertIntoBlockMap(context.text, context.lines, job.specKeySpan![0], job.spec, job.parsed.base, movedKeyLines(context.lines, ttl, marker)) : null;
       const fixes = [];
       if (removal && insertion) fixes.push(context.fix(`Move ${TTL_KEY} to spec`, [insertion, removal], true));
       else if (removal && job.ttl) fixes.push(context.fix(`Remove the misplaced ${TTL_KEY} (spec already sets one)`, [removal], true));

@@ -52,7 +52,9 @@ export function variableCompletion(index: RepoIndex, contract: Contract, path: s
   if (dollars % 2 === 1) return null; // `$${`: an escape, Flux leaves it alone
   const flux = fluxContextOf(index, contract, path);
   if (!flux) return null;
-  const region = substitutedRegions(flux, path, text, dollar, offset).find((candidate) => candidate.occurrences.some(({ occurrence, span }) => occurrence.kind !== 'escape' && occurrence.kind !== 'bare-dollar' && span[0] <= dollar && dollar < span[1]));
+  const region = substitutedRegions(flux, path, text, dollar, offset).find((candidate) =>
+    candidate.occurrences.some(({ occurrence, span }) => occurrence.kind !== 'escape' && occurrence.kind !== 'bare-dollar' && span[0] <= dollar && dollar < span[1]),
+  );
   if (!region) return null;
   const shell = region.occurrences.some(({ span, shell }) => shell && span[0] <= dollar && dollar < span[1]);
   const typed = opening[1];

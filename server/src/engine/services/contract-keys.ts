@@ -169,7 +169,11 @@ const types = (node: SchemaNode) => (Array.isArray(node.type) ? node.type : node
 /** Values a key takes from a closed list: its enum, or true/false. */
 function valuesOf(node: SchemaNode): Array<{ value: string; description: string }> {
   if (node.enum) return node.enum.map((value, i) => ({ value: String(value), description: node.enumDescriptions?.[i] ?? '' }));
-  if (types(node).includes('boolean')) return [{ value: 'true', description: '' }, { value: 'false', description: '' }];
+  if (types(node).includes('boolean'))
+    return [
+      { value: 'true', description: '' },
+      { value: 'false', description: '' },
+    ];
   return [];
 }
 

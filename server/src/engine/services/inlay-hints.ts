@@ -55,7 +55,14 @@ interface Outcome {
 function expressionHint(occurrence: SourceOccurrence, expression: ExpressionOccurrence, region: SubstitutedRegion, strict: boolean): InlayHintItem {
   const written = occurrence.value.slice(occurrence.valueStart, occurrence.valueEnd);
   const outcomes = region.substituting.map((builder) => outcome(written, expression, builder, strict));
-  return { offset: occurrence.span[1], label: combined(outcomes.map((o) => o.label), region.substituting), tooltip: tooltip(written, outcomes, region.substituting) };
+  return {
+    offset: occurrence.span[1],
+    label: combined(
+      outcomes.map((o) => o.label),
+      region.substituting,
+    ),
+    tooltip: tooltip(written, outcomes, region.substituting),
+  };
 }
 
 /** What one Kustomization makes of the expression. */

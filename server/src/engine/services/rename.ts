@@ -23,7 +23,15 @@ export function prepareVariableRename(index: RepoIndex, contract: Contract, path
   return target ? { span: target.span, name: target.name } : { error: NOT_A_VARIABLE };
 }
 
-export async function renameVariable(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, newName: string, read: ReadText): Promise<{ edits: RenameEdit[] } | { error: string }> {
+export async function renameVariable(
+  index: RepoIndex,
+  contract: Contract,
+  path: string,
+  text: string,
+  offset: number,
+  newName: string,
+  read: ReadText,
+): Promise<{ edits: RenameEdit[] } | { error: string }> {
   const target = variableTargetAt(index, contract, path, text, offset);
   if (!target) return { error: NOT_A_VARIABLE };
   const invalid = validateVarName(newName);

@@ -58,7 +58,10 @@ export class ChunkCache<T extends { span: [number, number] }> {
   private entries = new Map<string, T[]>();
 
   /** `wanted`: a cheap test of a document's text; documents that fail it give nothing. */
-  constructor(private readonly compute: (text: string) => T[], private readonly wanted: (text: string) => boolean = () => true) {}
+  constructor(
+    private readonly compute: (text: string) => T[],
+    private readonly wanted: (text: string) => boolean = () => true,
+  ) {}
 
   of(text: string): T[] {
     const next = new Map<string, T[]>();

@@ -36,7 +36,7 @@ function expressionAt(occurrences: SourceOccurrence[], offset: number): { occurr
     if (occurrence.occurrence.kind !== 'expression' || offset < occurrence.span[0] || offset > occurrence.span[1]) continue;
     const shift = occurrence.span[0] - occurrence.valueStart;
     let expression = occurrence.occurrence;
-    for (let deeper = true; deeper; ) {
+    for (let deeper = true; deeper;) {
       deeper = false;
       for (const nested of expression.nested) {
         if (offset >= nested.start + shift && offset <= nested.end + shift) {

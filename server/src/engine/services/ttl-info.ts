@@ -21,10 +21,20 @@ export function ttlAt(index: RepoIndex, path: string, text: string, offset: numb
     const job = jobFacts(parsed);
     if (!job.ttl || offset < job.ttl.keySpan[0] || offset > job.ttl.valueSpan[1]) return null;
     const ttl = job.ttl.value;
-    const kustomizations = index.fluxGraph(true).buildersOf(path).map(({ kustomization }) => {
-      const interval = kustomization.interval === null ? null : parseGoDuration(kustomization.interval);
-      return { name: kustomization.name, file: kustomization.file, line: kustomization.line, interval: kustomization.interval, prune: kustomization.prune, rerunSeconds: ttl === null ? null : rerunPeriod(ttl, interval) };
-    });
+    const kustomizations = index
+      .fluxGraph(true)
+      .buildersOf(path)
+      .map(({ kustomization }) => {
+        const interval = kustomization.interval === null ? null : parseGoDuration(kustomization.interval);
+        return {
+          name: kustomization.name,
+          file: kustomization.file,
+          line: kustomization.line,
+          interval: kustomization.interval,
+          prune: kustomization.prune,
+          rerunSeconds: ttl === null ? null : rerunPeriod(ttl, interval),
+        };
+      });
     return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations };
   }
   return null;
@@ -56,7 +66,11 @@ export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link
   }
   for (const group of groups.values()) {
     const first = group[0];
-    const names = group.slice(0, 3).map((k) => `\`${k.name}\` (${link(k.file, { line: k.line })})`).join(', ') + (group.length > 3 ? `, and ${group.length - 3} more` : '');
+    const names =
+      group
+        .slice(0, 3)
+        .map((k) => `\`${k.name}\` (${link(k.file, { line: k.line })})`)
+        .join(', ') + (group.length > 3 ? `, and ${group.length - 3} more` : '');
     lines.push(`Applied by Flux Kustomization${group.length > 1 ? 's' : ''} ${names}, interval ${first.interval ?? 'unset'}, prune ${first.prune}.`);
     if (first.rerunSeconds !== null) lines.push(`${describeRerun(first.rerunSeconds)}.`);
   }

@@ -57,7 +57,14 @@ export class JobSymbols {
       if (!resourceRulesApply(contract, index, file)) continue;
       const jobs = await this.jobsOf(index, file, read);
       if (jobs.length === 0) continue;
-      const applying = [...new Set(graph.entriesOf(file).filter((entry) => entry.role === 'resource').map((entry) => entry.builder.kustomization.name))];
+      const applying = [
+        ...new Set(
+          graph
+            .entriesOf(file)
+            .filter((entry) => entry.role === 'resource')
+            .map((entry) => entry.builder.kustomization.name),
+        ),
+      ];
       const container = `Job${applying.length > 0 ? ` ← Kustomization ${applying.join(', ')}` : ''}`;
       for (const job of jobs) if (matchesQuery(job.name, query)) found.push({ name: job.name, kind: 'Job', file, span: job.span, range: job.range, container });
     }
