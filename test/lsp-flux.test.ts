@@ -87,11 +87,10 @@ test('the escape quick fix turns ${HOME} into $${HOME}; fix-all escapes both; af
   const fixAll = await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: home.range, context: { diagnostics: [], only: ['source.fixAll'] } });
   assert.equal(fixAll.length, 1);
   const fixed = applyEdits(JOB, editsFor(fixAll[0].edit!, uri));
+  const original = JOB.split('\n')[line];
   assert.equal(
     fixed.split('\n')[line],
-    JOB.split('\n')
-      [line].replace('${HOME}', () => '$${HOME}')
-      .replace('${TMPDIR}', () => '$${TMPDIR}'),
+    original.replace('${HOME}', () => '$${HOME}').replace('${TMPDIR}', () => '$${TMPDIR}'),
   );
   client.change(uri, fixed);
   await client.waitForDiagnostics(uri, (d) => !d.some((x) => String(x.code).startsWith('flux-')));
