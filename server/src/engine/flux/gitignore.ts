@@ -67,8 +67,6 @@ export function readPatterns(text: string, domain: string[], file: string): Igno
   return patterns;
 }
 
-export const DEFAULT_PATTERNS: readonly IgnorePattern[] = DEFAULT_IGNORE.map((line) => parsePattern(line, [], "Flux's default exclusions"));
-
 /** The pattern that excludes `path` (a file), or null when the path stays in the artifact. */
 export function excludedBy(patterns: readonly IgnorePattern[], path: string): IgnorePattern | null {
   const segments = path.split('/');
