@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { analyzeFile } from '../server/src/engine/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { excessiveAliasing, parseYamlFile } from '../server/src/engine/yaml-docs';
+import { excessiveAliasing, mayAlias, parseYamlFile } from '../server/src/engine/yaml-docs';
 import { fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { lines } from './helpers/table';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
@@ -114,6 +114,24 @@ describe('excessive aliasing, as go-yaml refuses it', () => {
         ['ttl-missing', 15],
       ],
     );
+  });
+});
+
+describe('mayAlias: the text test that spares the walk (and, in the editor, the parse)', () => {
+  const table: Array<[string, string, boolean]> = [
+    ['an anchor and its alias', lines('a: &x 1', 'b: *x'), true],
+    ['in a flow sequence', '[&x 1, *x]\n', true],
+    ['a tag before the anchor', lines('a: !!str &x one', 'b: *x'), true],
+    ['a sequence item and a merge key', lines('- &base {a: 1}', '- {<<: *base}'), true],
+    ['the laughs', laughs(3, 10), true],
+    ['prose of a CRD: `a && b` and **bold** (negative control)', lines('description: run a && b, then **bold** text', '  && apt-get install -y curl'), false],
+    ['an alias of another name (negative control)', lines('a: &x 1', 'b: *y'), false],
+    ['no anchor at all (negative control)', lines('a: 1', 'b: *x'), false],
+  ];
+  for (const [name, text, expected] of table) test(name, () => assert.equal(mayAlias(text), expected));
+
+  test('every document the walk finds aliasing in passes the text test (the bombs of the table above)', () => {
+    for (const { text, at } of CASES) if (at !== null) assert.equal(mayAlias(text), true);
   });
 });
 

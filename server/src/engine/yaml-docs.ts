@@ -127,12 +127,25 @@ function duplicateKeys(doc: Document.Parsed): Array<[number, number]> {
 
 // ---- Excessive aliasing, as go-yaml (kustomize, so Flux) refuses it ----
 
-const ANCHOR = /(?:^|[\s[{,:?-])&[^\s,[\]{}]/m;
-const ALIAS = /(?:^|[\s[{,:?-])\*[^\s,[\]{}]/m;
+const ANCHORS = /(?:^|[\s[{,:?-])&([^\s,[\]{}]+)/gm;
+const ALIASES = /(?:^|[\s[{,:?-])\*([^\s,[\]{}]+)/gm;
 
-/** Whether a text may hold an anchor and an alias of it (a cheap test on the text: most documents have neither). */
+/**
+ * Whether a text may hold an anchor and an alias of it: a cheap test on the text (most documents
+ * have neither). An alias must name an anchor, so the names are compared: prose such as
+ * `a && b` and `**bold**` in a CRD's descriptions looks like both but names none in common.
+ * Loose where it must be (an anchor-like word in a comment or a block scalar still counts).
+ */
 export function mayAlias(text: string): boolean {
-  return ANCHOR.test(text) && ALIAS.test(text);
+  if (!text.includes('&') || !text.includes('*')) return false;
+  const anchors = new Set<string>();
+  for (const [, name] of text.matchAll(ANCHORS)) anchors.add(name);
+  if (anchors.size === 0) return false;
+  for (const [, name] of text.matchAll(ALIASES)) {
+    // `*a: x`, an alias as a key: the colon is not part of the name the anchor gave
+    if (anchors.has(name) || anchors.has(name.replace(/:+$/, ''))) return true;
+  }
+  return false;
 }
 
 /** The words of go-yaml's error, which the message quotes (and the editor recognises: no YAML extension reports it). */
