@@ -487,14 +487,22 @@ async function timeAudit(repo: string, args: string[], reps: number): Promise<{ 
 async function threadFigures(generated: Generated): Promise<void> {
   const repo = generated.repoDir;
   warmPageCache(repo);
-  const results = new Map<string, Awaited<ReturnType<typeof timeAudit>>>();
-  for (const [name, args] of [
+  const configurations = [
     ['1 thread', ['--threads', '1']],
     ['2 threads', ['--threads', '2']],
     ['default', []],
-  ] as const) {
-    log(`  threads: audit with ${name}`);
-    results.set(name, await timeAudit(repo, [...args], AUDIT_REPS));
+  ] as const;
+  // Round robin, one run of each per round: a machine that slows down or speeds up during the
+  // minutes this takes (a busy neighbour) shifts every configuration alike, not one of them.
+  const results = new Map<string, Awaited<ReturnType<typeof timeAudit>>>();
+  for (let round = 0; round < AUDIT_REPS; round++) {
+    for (const [name, args] of configurations) {
+      log(`  threads: audit with ${name} (round ${round + 1}/${AUDIT_REPS})`);
+      const previous = results.get(name);
+      if (previous && 'error' in previous) continue;
+      const run = await timeAudit(repo, [...args], 1);
+      results.set(name, 'error' in run || !previous ? run : { ms: [...previous.ms, ...run.ms], peaks: [...previous.peaks, ...run.peaks] });
+    }
   }
   const one = results.get('1 thread')!;
   if ('error' in one) return void rows.push({ figure: 'threads: audit, 1 thread', unit: 'ms', median: null, samples: [], error: one.error });
