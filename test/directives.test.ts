@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AuditResult } from '../server/src/engine/audit';
-import { DIRECTIVE } from '../server/src/engine/directives';
+import { DIRECTIVE, withDisableFixes } from '../server/src/engine/directives';
 import type { Finding } from '../server/src/engine/types';
 import { Project } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';
@@ -32,6 +32,11 @@ async function editorOf(files: Record<string, string>, path: string): Promise<Fi
   await project.initialize();
   project.opened(path);
   return project.analyze(path, files[path]);
+}
+
+/** What the editor's code actions offer for the findings of `path`: each with its "Disable … for this line" fix where one can stand. */
+async function offeredOf(files: Record<string, string>, path: string): Promise<Finding[]> {
+  return withDisableFixes(await editorOf(files, path), path, files[path]);
 }
 
 /** The audit's findings of `path`, after checking the editor shows exactly the same. */
@@ -107,7 +112,7 @@ describe('disable-next-line directives', () => {
 describe('the "Disable for this line" fix', () => {
   test('inserts the directive above the finding, at its indentation, with the placeholder reason', async () => {
     const text = job();
-    const [finding] = await editorOf({ [FILE]: text }, FILE);
+    const [finding] = await offeredOf({ [FILE]: text }, FILE);
     const disable = finding.fixes!.find((fix) => fix.title === 'Disable ttl-missing for this line')!;
     assert.ok(disable, 'offered');
     assert.ok(!disable.preferred, 'never the preferred fix (nor part of fix-all)');
@@ -120,7 +125,7 @@ describe('the "Disable for this line" fix', () => {
 
   test('keeps CRLF line endings and the indentation of a nested line', async () => {
     const text = lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: p', 'spec:', '  serviceAccountName: ghost', '  containers:', '    - name: a', '      image: a').replace(/\n/g, '\r\n');
-    const [finding] = (await editorOf({ [FILE]: text }, FILE)).filter((f) => f.rule === 'pod-service-account-undeclared');
+    const [finding] = (await offeredOf({ [FILE]: text }, FILE)).filter((f) => f.rule === 'pod-service-account-undeclared');
     const disable = finding.fixes!.find((fix) => fix.title.startsWith('Disable'))!;
     assert.equal(applyFileEdits(text, disable.edits), text.replace('  serviceAccountName', `  # ${DIRECTIVE} pod-service-account-undeclared -- TODO say why this is intended\r\n  serviceAccountName`));
   });
@@ -157,7 +162,7 @@ describe('the "Disable for this line" fix', () => {
       '    substitute:',
       '      DOMAIN: example.org',
     );
-    const findings = await editorOf({ [FILE]: script, 'clusters/main/apps.yaml': flux }, FILE);
+    const findings = await offeredOf({ [FILE]: script, 'clusters/main/apps.yaml': flux }, FILE);
     const undefinedVar = findings.find((f) => f.rule === 'flux-substitution-undefined');
     assert.ok(undefinedVar, 'negative control: the finding is there');
     assert.deepEqual(

@@ -142,7 +142,21 @@ function insideBlockScalar(lines: LineIndex, line: number): boolean {
  * person writes one). Offered where a comment line cannot change a value: on
  * a YAML key or list item line, or anywhere in a script or env file.
  */
-export function disableFix(finding: Finding, text: string, lines: LineIndex): Fix | null {
+/**
+ * `findings` with the "Disable … for this line" fix added to those of `file` that can take it.
+ * The editor asks for it only when code actions are requested (the line index of a 1 MB file is
+ * too much work for every keystroke); `text` must be the text the findings were computed on.
+ */
+export function withDisableFixes(findings: Finding[], file: string, text: string): Finding[] {
+  let lines: LineIndex | undefined;
+  return findings.map((finding) => {
+    if (finding.file !== file) return finding;
+    const disable = disableFix(finding, text, (lines ??= new LineIndex(text)));
+    return disable ? { ...finding, fixes: [...(finding.fixes ?? []), disable] } : finding;
+  });
+}
+
+function disableFix(finding: Finding, text: string, lines: LineIndex): Fix | null {
   if (finding.rule.startsWith('directive-') || !HASH_COMMENTS.test(finding.file)) return null;
   const line = finding.range.start.line;
   const content = lines.lineText(line);

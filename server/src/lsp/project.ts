@@ -16,9 +16,8 @@ import type { Contract, Settings } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
 export { OverlayFs };
 import { RepoIndex } from '../engine/repo-index';
-import { DIRECTIVE, disableFix, withDirectives } from '../engine/directives';
+import { DIRECTIVE, withDirectives } from '../engine/directives';
 import { applySeverities } from '../engine/severity';
-import { LineIndex } from '../engine/text';
 import type { Finding } from '../engine/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
 import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/services/hover';
@@ -120,15 +119,11 @@ export class Project {
     return this.presentWithDirectives(path, text, analysis.findings);
   }
 
-  /** As the audit shows them, directives applied; each finding also offers to be disabled where it stands. */
+  /** As the audit shows them, directives applied (the fix that writes one is offered with the code actions: withDisableFixes). */
   private presentWithDirectives(path: string, text: string, findings: Finding[]): Finding[] {
     const shown = this.present(findings);
     if (shown.length === 0 && !text.includes(DIRECTIVE)) return shown;
-    const lines = new LineIndex(text);
-    return withDirectives(shown, new Map([[path, text]]), this.contract.rules).map((finding) => {
-      const disable = finding.file === path ? disableFix(finding, text, lines) : null;
-      return disable ? { ...finding, fixes: [...(finding.fixes ?? []), disable] } : finding;
-    });
+    return withDirectives(shown, new Map([[path, text]]), this.contract.rules);
   }
 
   /** Per-document caches of the files open in the editor. */

@@ -26,6 +26,7 @@ import { FIX_ALL_KIND, fixAllEdit } from './fix-all';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import { sortFindings } from '../engine/audit';
+import { withDisableFixes } from '../engine/directives';
 import type { RepoFs } from '../engine/repo-fs';
 import type { HeadReader } from '../engine/repo-analysis';
 import { auditLogLine, summaryLine } from '../engine/summary-line';
@@ -361,10 +362,11 @@ export function startServer(connection: Connection, platform: Platform): void {
     }
     if (wanted && !wanted.some((kind) => kind === CodeActionKind.QuickFix || kind.startsWith(CodeActionKind.QuickFix))) return [];
     const actions: CodeAction[] = [];
-    for (const finding of findings) {
+    const diagnosticOf = (finding: Finding) => params.context.diagnostics.find((d) => sameDiagnostic(d, finding));
+    const asked = findings.filter((finding) => diagnosticOf(finding) !== undefined || intersects(finding.range, params.range));
+    for (const finding of withDisableFixesAsked(project, params.textDocument.uri, analysedVersion, asked)) {
       if (!finding.fixes) continue;
-      const diagnostic: Diagnostic | undefined = params.context.diagnostics.find((d) => sameDiagnostic(d, finding));
-      if (!diagnostic && !intersects(finding.range, params.range)) continue;
+      const diagnostic: Diagnostic | undefined = diagnosticOf(finding);
       for (const fix of finding.fixes) {
         const edit = toWorkspaceEdit(fix, (file) => uriOf(project, file), versionOf);
         actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding, (file) => uriOf(project, file), docLink), edit));
@@ -376,6 +378,17 @@ export function startServer(connection: Connection, platform: Platform): void {
     }
     return actions;
   });
+
+  /**
+   * The findings a code action request is about, each with the fix that disables it where it stands,
+   * computed on the text the findings were published for (an open document at that version).
+   */
+  function withDisableFixesAsked(project: Project, uri: string, analysedVersion: number | null | undefined, asked: Finding[]): Finding[] {
+    const document = documents.get(uri);
+    const path = relativePath(project, uri);
+    if (asked.length === 0 || !document || path === null || analysedVersion !== document.version) return asked;
+    return withDisableFixes(asked, path, document.getText());
+  }
 
   // ---- hover, definition, preview -------------------------------------------
 
