@@ -5,23 +5,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, Location, MarkupContent } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
-import { job } from './helpers/flux-fixtures';
+import { job, kustomization } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
-const KUSTOMIZATION = `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: apps
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ./apps
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-  postBuild:
-    substitute:
-      CLUSTER_NAME: home
-`;
+const KUSTOMIZATION = kustomization('apps', './apps', '  postBuild:\n    substitute:\n      CLUSTER_NAME: home\n');
 
 const JOB = job('report', 'it only reads', '          command: ["/bin/sh", "-c", "echo ${CLUSTER_NAME} ${HOME} ${TMPDIR}"]\n');
 

@@ -8,25 +8,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
-import { gotkSync } from './helpers/flux-fixtures';
+import { gotkSync, kustomization } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const GOTK_SYNC = gotkSync('./clusters/home');
 
-const APPS = `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: apps
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ./apps
-  prune: true
-  sourceRef: {kind: GitRepository, name: flux-system}
-  postBuild:
-    substitute:
-      CLUSTER_NAME: home
-`;
+const APPS = kustomization('apps', './apps', '  postBuild:\n    substitute:\n      CLUSTER_NAME: home\n');
 
 const KUSTOMIZATION = `configMapGenerator:
   - name: backup-scripts
