@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envsubst, EnvsubstResult, ExpressionOccurrence, scanSubstitutions, validateVarName, VALID_VAR_NAME } from '../server/src/engine/flux/envsubst';
+import { envsubst, EnvsubstResult, ExpressionOccurrence, scanSubstitutions, validateVarName, VALID_VAR_NAME } from '../server/src/engine/flux/substitution/envsubst/template';
 import { runEnvsubst } from '../server/src/cli/envsubst-command';
 
 interface Vector {

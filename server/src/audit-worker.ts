@@ -3,13 +3,13 @@
 // (and the parses it made, within a budget), and analyses files in pass 2
 // with what the main thread's model says of each.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/audit';
-import type { FileContext } from './engine/repo-analysis';
-import type { AccountList } from './engine/repo-index';
+import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/pipeline/audit';
+import type { FileContext } from './engine/pipeline/repo-analysis';
+import type { AccountList } from './engine/pipeline/repo-index';
 import { gitHeadReader } from './node/git-head';
 import { WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
-import { OverlayFs } from './engine/repo-fs';
+import { OverlayFs } from './engine/base/repo-fs';
 
 const setup = workerData as WorkerSetup & Partial<WholeAuditSetup> & { role?: 'audit' };
 const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));

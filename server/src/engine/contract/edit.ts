@@ -1,11 +1,11 @@
 // Quick-fix edits of the contract file: add a Job to a list (creating the
 // file or the keys when they are missing) or update an entry's value. The
 // reason is a placeholder a person must replace.
-import { LineIndex } from '../text';
-import type { FileEdit } from '../types';
-import { appendListEntries, appendListEntry, yamlString } from '../yaml-edit';
-import { asMap, parseYamlFile, ParsedDocument } from '../yaml-docs';
-import { relativePath } from '../paths';
+import { LineIndex } from '../yaml/line-index';
+import type { FileEdit } from '../base/types';
+import { appendListEntries, appendListEntry, yamlString } from '../yaml/edit';
+import { asMap, parseYamlFile, ParsedDocument } from '../yaml/documents';
+import { relativePath } from '../base/paths';
 import { Contract, contractDir, TtlListName } from './model';
 
 export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';

@@ -1,7 +1,7 @@
 // The contract file (`.flux-job-guard.yaml`) as the engine sees it, with the
 // source spans of every entry so findings can point at them.
-import type { SeveritySetting } from '../types';
-import { FluxConfig, NO_FLUX_CONFIG } from '../flux/roots';
+import type { SeveritySetting } from '../base/types';
+import { FluxConfig, NO_FLUX_CONFIG } from '../flux/model/roots';
 
 export { NO_FLUX_CONFIG };
 export type { FluxConfig };

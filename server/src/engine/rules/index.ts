@@ -1,5 +1,5 @@
 // The registry of rules: Job rules run per Job; the catalogue lists every id.
-import type { RuleMeta } from '../types';
+import type { RuleMeta } from '../base/types';
 import * as catalogue from './catalogue';
 import type { JobRule } from './rule';
 import type { DocumentRule } from './document-rule';

@@ -7,12 +7,12 @@
  * it, and every pod then fails before its first container starts. `default`
  * is exempt. Fix: list it in `serviceAccounts.external` with a reason.
  */
-import { podSpecOf } from '../pods';
-import { findPair, getString, nodeSpan, scalarText } from '../yaml-docs';
+import { podSpecOf } from '../k8s/pods';
+import { findPair, getString, nodeSpan, scalarText } from '../yaml/documents';
 import { POD_SERVICE_ACCOUNT_UNDECLARED } from './catalogue';
 import type { DocumentRule } from './document-rule';
 import { REASON_PLACEHOLDER } from '../contract/edit';
-import { yamlString } from '../yaml-edit';
+import { yamlString } from '../yaml/edit';
 
 export const podServiceAccountUndeclared: DocumentRule = {
   meta: POD_SERVICE_ACCOUNT_UNDECLARED,

@@ -2,10 +2,10 @@
 // and a check over the facts of one Job. Rules are pure: they get everything
 // through the context and return findings with their fixes.
 import type { Contract, TtlEntry, TtlListName } from '../contract/model';
-import type { JobFacts } from '../jobs';
-import type { LineIndex } from '../text';
-import type { Finding, Fix, RuleMeta } from '../types';
-import type { OffsetEdit } from '../yaml-edit';
+import type { JobFacts } from '../k8s/jobs';
+import type { LineIndex } from '../yaml/line-index';
+import type { Finding, Fix, RuleMeta } from '../base/types';
+import type { OffsetEdit } from '../yaml/edit';
 
 export interface JobCoverage {
   noFinishTimeout: TtlEntry[];
