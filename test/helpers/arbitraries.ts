@@ -8,7 +8,8 @@
 // deterministic. Shared by test/fuzz.test.ts (a bounded run) and
 // scripts/fuzz.mjs (the long run).
 import * as fc from 'fast-check';
-import { analyzeFile, FileRole } from '../../server/src/engine/pipeline/analyze';
+import { analyzeFile } from '../../server/src/engine/pipeline/analyze';
+import { FileRole } from '../../server/src/engine/pipeline/repo-index';
 import { audit } from '../../server/src/engine/pipeline/audit';
 import { loadContract } from '../../server/src/engine/contract/load';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../../server/src/engine/base/repo-fs';

@@ -8,7 +8,8 @@
 // leave a contract that loads without a problem.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { analyzeFile, FileAnalysis, FileRole } from '../../server/src/engine/pipeline/analyze';
+import { analyzeFile, FileAnalysis } from '../../server/src/engine/pipeline/analyze';
+import { FileRole } from '../../server/src/engine/pipeline/repo-index';
 import { checkContractEntries } from '../../server/src/engine/contract/checks';
 import { loadContract } from '../../server/src/engine/contract/load';
 import type { Contract, Settings } from '../../server/src/engine/contract/model';

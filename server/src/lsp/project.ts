@@ -6,7 +6,7 @@ import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems
 import { inputFacts } from '../engine/flux/facts/generator-inputs';
 import { isAnalyzed } from '../engine/pipeline/scope';
 import { isYamlPath } from '../engine/base/paths';
-import { isKustomizationFile } from '../engine/flux/facts/extract';
+import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml/documents';
@@ -20,7 +20,8 @@ import { DIRECTIVE, withDirectives } from '../engine/pipeline/directives';
 import { applySeverities } from '../engine/pipeline/severity';
 import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/editor/hover';
+import { describeVariable, hoverAt, HoverResult } from '../engine/editor/hover';
+import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */

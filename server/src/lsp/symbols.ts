@@ -32,7 +32,7 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../engine/yaml/line-index';
 import { variableCompletion } from '../engine/editor/completion';
-import { plainLink } from '../engine/editor/hover';
+import { plainLink } from '../engine/editor/link';
 import { inlayHints } from '../engine/editor/inlay-hints';
 import { jobCycleExplanation, jobLenses } from '../engine/editor/job-lens';
 import { prepareVariableRename, renameVariable } from '../engine/editor/rename';

@@ -6,17 +6,14 @@
 import type { Contract } from '../contract/model';
 import type { Builder, DefinedVariable } from '../flux/model/graph';
 import type { RepoIndex } from '../pipeline/repo-index';
-import { LineIndex } from '../yaml/line-index';
 import { SECRET_MASK, variableAt, VariableInfo } from './substitution-info';
 import { describeTtlCycle, ttlAt } from './ttl-info';
+import type { Link } from './link';
 
 export interface HoverResult {
   markdown: string;
   span: [number, number];
 }
-
-/** A place in a file, for people: `[file:line](link)` in the editor, `file:line` elsewhere. */
-export type Link = (file: string, at: { offset: number } | { line: number }) => string;
 
 /** How many Kustomizations a hover names before it says "and N more". */
 const SHOWN = 3;
@@ -78,13 +75,4 @@ function renderedLine(info: VariableInfo): string {
   }
   // Another expression of the line fails: say so, and show this one's value in the line.
   return `Flux fails on this line because of another expression: ${info.rendered.error}.` + (lenient ? ` With the undefined names blank, it reads:${block(lenient)}` : '');
-}
-
-/** A Link over texts the caller can read: `file:line`, 1-based. */
-export function plainLink(read: (file: string) => string | undefined): Link {
-  return (file, at) => {
-    if ('line' in at) return `${file}:${at.line + 1}`;
-    const text = read(file);
-    return text === undefined ? file : `${file}:${new LineIndex(text).position(at.offset).line + 1}`;
-  };
 }

@@ -3,15 +3,17 @@
 // at its next reconcile; a Job without one keeps its completion and runs again
 // only under a new name; a Job nothing applies is not re-created at all.
 // Clicking the lens shows the long explanation (the TTL hover's, where there is a TTL).
-import { coverageOf } from '../pipeline/analyze';
+import { coverageOf } from '../contract/coverage';
 import type { Contract } from '../contract/model';
-import type { FluxKustomization } from '../flux/facts/extract';
+import type { FluxKustomization } from '../flux/facts/model';
 import type { Builder } from '../flux/model/graph';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { humanDuration, parseGoDuration } from '../base/duration';
-import { kustomizationList, Link } from './hover';
+import { kustomizationList } from './hover';
+import { Link } from './link';
 import type { ResourceFacts } from './resource-facts';
-import { describeTtlCycle, rerunPeriod, ttlAt } from './ttl-info';
+import { describeTtlCycle, ttlAt } from './ttl-info';
+import { rerunPeriod } from '../k8s/ttl-cycle';
 
 export interface JobLens {
   /** The Job's document (the lens stands on its first line). */

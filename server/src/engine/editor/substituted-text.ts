@@ -6,7 +6,7 @@
 import { documentRegions, FluxFileContext, generatorRegions, SubstitutedRegion } from '../flux/substitution/regions';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/template';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
-import { isKustomizationFile } from '../flux/facts/extract';
+import { isKustomizationFile } from '../flux/facts/model';
 import { isYamlPath } from '../base/paths';
 import { documentBoundaries, parseChunk } from '../yaml/documents';
 

@@ -6,8 +6,9 @@ import type { Contract } from '../contract/model';
 import { isJobDocument, jobFacts } from '../k8s/jobs';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { parseYamlFile } from '../yaml/documents';
-import { humanDuration, parseGoDuration } from '../base/duration';
-import type { Link } from './hover';
+import { parseGoDuration } from '../base/duration';
+import { describeRerun, rerunPeriod } from '../k8s/ttl-cycle';
+import type { Link } from './link';
 
 export interface TtlCycle {
   span: [number, number];
@@ -38,18 +39,6 @@ export function ttlAt(index: RepoIndex, path: string, text: string, offset: numb
     return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations };
   }
   return null;
-}
-
-/** The Job reappears at the first reconcile after the TTL deletes it. */
-export function rerunPeriod(ttl: number, interval: number | null): number {
-  if (!interval || interval <= 0) return ttl;
-  return Math.max(interval, Math.ceil(ttl / interval) * interval);
-}
-
-export function describeRerun(seconds: number): string {
-  const perDay = 86400 / seconds;
-  const rough = seconds === 86400 ? 'about once a day' : perDay > 1 ? `about ${Math.round(perDay)} times a day` : `about every ${humanDuration(seconds)}`;
-  return `Flux re-creates this Job about ${humanDuration(seconds)} after it finishes: it runs again ${rough}`;
 }
 
 export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link): string {

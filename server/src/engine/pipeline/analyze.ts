@@ -1,21 +1,21 @@
 // Analysis of one file: parse it, find its Job resources, run the Job rules,
 // and return findings plus the facts the contract checks and the summary
 // need. Pure: the caller supplies the text, the file's role and the contract.
-import type { Contract, TtlEntry, TtlListName } from '../contract/model';
+import type { Contract, TtlListName } from '../contract/model';
+import { coverageOf } from '../contract/coverage';
+import type { FileRole } from './repo-index';
 import { contractEntryEdit, contractListEdit } from '../contract/edit';
 import type { DocumentRuleContext, RepositoryFacts } from '../rules/document-rule';
 import { isJobDocument, jobFacts } from '../k8s/jobs';
 import { DOCUMENT_RULES, JOB_RULES } from '../rules';
-import type { JobCoverage, JobRuleContext } from '../rules/rule';
+import type { JobRuleContext } from '../rules/rule';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { parseYamlFile, ParsedDocument } from '../yaml/documents';
 import { YAML_SYNTAX } from '../rules/catalogue';
-import { buildersIn, documentSubstitutionFindings, FluxFileContext, generatorSubstitutionFindings } from '../flux/substitution/regions';
+import { buildersIn, FluxFileContext } from '../flux/substitution/regions';
+import { documentSubstitutionFindings, generatorSubstitutionFindings } from './substitution-findings';
 import type { OffsetEdit } from '../yaml/edit';
-
-/** How a file takes part in the repository (decided by the repository index). */
-export type FileRole = 'resource' | 'patch' | 'chart-template';
 
 export interface JobRecord {
   name: string | null;
@@ -48,11 +48,6 @@ export interface FileInput {
 }
 
 const NO_REPOSITORY: RepositoryFacts = { declaresServiceAccount: () => true };
-
-export function coverageOf(contract: Contract, file: string, name: string | null): JobCoverage {
-  const covers = (entry: TtlEntry) => entry.file === file && (entry.job === null || entry.job === name);
-  return { noFinishTimeout: contract.noFinishTimeout.filter(covers), otherFinishTimeout: contract.otherFinishTimeout.filter(covers) };
-}
 
 /** The analysis of a whole file: its YAML documents, and its bytes where a generator reads them. */
 export function analyzeFile(input: FileInput, documents?: ParsedDocument[]): FileAnalysis {

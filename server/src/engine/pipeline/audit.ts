@@ -1,7 +1,8 @@
 // The whole-repository audit: the same per-file analysis the editor runs,
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
-import { FileAnalysis, JobRecord, makeFinding, coverageOf, pushAll } from './analyze';
+import { FileAnalysis, JobRecord, makeFinding, pushAll } from './analyze';
+import { coverageOf } from '../contract/coverage';
 import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, withGraphProblems } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';

@@ -6,7 +6,7 @@
 // (contract, repository index, role, git HEAD) changes. `analyzeFile` over
 // the whole text is the reference this must always agree with (tested).
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
-import { emptyFacts, FileFacts } from '../flux/facts/extract';
+import { emptyFacts, FileFacts } from '../flux/facts/model';
 import { detached, FileSummary, summarizeFile } from './repo-index';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from '../yaml/documents';
 import type { Finding } from '../base/types';

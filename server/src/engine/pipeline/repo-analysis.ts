@@ -7,7 +7,7 @@ import type { RepositoryFacts } from '../rules/document-rule';
 import { contractListEdit } from '../contract/edit';
 import type { Contract } from '../contract/model';
 import type { FluxFileContext } from '../flux/substitution/regions';
-import { isKustomizationFile } from '../flux/facts/extract';
+import { isKustomizationFile } from '../flux/facts/model';
 import { isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
 import { ruleMeta } from '../rules';

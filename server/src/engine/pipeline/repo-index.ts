@@ -4,9 +4,9 @@
 // from them. Each file contributes facts found by a text prefilter, so most
 // files are never parsed for it; the model is rebuilt lazily, and only when
 // the facts that shape it change.
-import type { FileRole } from './analyze';
 import { optsOut } from '../flux/substitution/regions';
-import { extractFacts, FileFacts, isKustomizationFile, mayHoldFacts } from '../flux/facts/extract';
+import { extractFacts, mayHoldFacts } from '../flux/facts/extract';
+import { FileFacts, isKustomizationFile } from '../flux/facts/model';
 import { documentNamesUsed } from '../flux/substitution/scalars';
 import { basenameOf, dirnameOf, isYamlPath } from '../base/paths';
 import { parseYamlFile, ParsedDocument } from '../yaml/documents';
@@ -18,9 +18,12 @@ import { unknownNameProblems } from '../flux/model/unknown-names';
 import type { GraphProblem } from '../flux/model/build';
 
 export { isKustomizationFile };
-export { KUSTOMIZATION_FILE_NAMES } from '../flux/facts/extract';
+export { KUSTOMIZATION_FILE_NAMES } from '../flux/facts/model';
 
 export const SOURCE_IGNORE = '.sourceignore';
+
+/** How a file takes part in the repository: applied as a resource, used as a kustomize patch, or a Helm chart's template. */
+export type FileRole = 'resource' | 'patch' | 'chart-template';
 
 /** What one file contributes to the index, computed once (in the audit's workers, or per edit in the editor). */
 export interface FileSummary {

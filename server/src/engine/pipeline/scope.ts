@@ -2,7 +2,7 @@
 // CLI all ask here, so an open file shows exactly what the audit reports.
 import { CONTRACT_FILE_NAME, contractDir } from '../contract/model';
 import type { Contract } from '../contract/model';
-import { isKustomizationFile } from '../flux/facts/extract';
+import { isKustomizationFile } from '../flux/facts/model';
 import { matchesAny } from '../base/glob';
 import { basenameOf, isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';

@@ -1,7 +1,7 @@
 // What a Flux substitution rule module is: metadata and a check of one
 // occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
 // context of the Kustomizations that build the file.
-import { NAME_PLACEHOLDER } from '../flux/facts/extract';
+import { NAME_PLACEHOLDER } from '../flux/facts/model';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/template';
 import type { Builder, DefinedVariable } from '../flux/model/graph';
 import type { SourceOccurrence } from '../flux/substitution/scalars';

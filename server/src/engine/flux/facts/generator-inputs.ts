@@ -4,7 +4,7 @@
 import type { InputFacts } from '../model/graph';
 import { scanSubstitutions } from '../substitution/envsubst/template';
 import { namesWithoutDefault } from '../substitution/scalars';
-import type { Located } from './extract';
+import type { Located } from './model';
 
 /** An env file as kustomize reads it: `KEY=VALUE` lines; blank lines and `#` comments are skipped. */
 export function envLines(text: string): Array<{ key: string; value: string; start: number; valueStart: number; end: number }> {

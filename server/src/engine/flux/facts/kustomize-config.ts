@@ -4,49 +4,13 @@
 // the ConfigMaps and Secrets its generators make (with the files they read).
 import { basenameOf, dirnameOf, joinRepoPath } from '../../base/paths';
 import { asMap, asSeq, Document, findPair, getNode, getString, isScalar, nodeSpan, ParsedDocument, scalarText, YAMLMap } from '../../yaml/documents';
-import type { KustomizationPatch, KustomizeConfig, PathRef } from './extract';
+import type { GeneratorLiteral, GeneratorInput, KustomizationPatch, KustomizeConfig, PathRef, Generator } from './model';
 import { LineIndex } from '../../yaml/line-index';
-import type { Range } from '../../base/types';
 import { setInMap } from '../../yaml/edit';
 import { kustomizationPatch } from './postbuild';
 
 /** The label or annotation with which a resource (or a generator's output) opts out of substitution. */
 export const SUBSTITUTE_OPT_OUT = 'kustomize.toolkit.fluxcd.io/substitute';
-
-export interface GeneratorInput {
-  /** Repository-relative path of the file read, null when it leaves the repository. */
-  path: string | null;
-  written: string;
-  /** `files:` entries become one key each (`key=path`, else the file name); `envs:` files give one key per line. */
-  kind: 'file' | 'env';
-  key: string | null;
-  span: [number, number] | null;
-}
-
-export interface GeneratorLiteral {
-  key: string;
-  value: string;
-  span: [number, number];
-}
-
-export interface Generator {
-  kind: 'ConfigMap' | 'Secret';
-  name: string;
-  namespace: string | null;
-  inputs: GeneratorInput[];
-  literals: GeneratorLiteral[];
-  /**
-   * Whether Flux substitutes what it makes: a ConfigMap's data (a Secret's is
-   * base64, where `${` never appears), unless the generator's options (or the
-   * kustomization's generatorOptions) carry the opt-out annotation or label.
-   */
-  substituted: boolean;
-  /** The generator item's span. */
-  span: [number, number];
-  index: number;
-  /** The edit that opts the generator out of substitution (its own `options.annotations`), where one can be written. */
-  optOut: { range: Range; newText: string } | null;
-}
 
 const PATCH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
 const REMOTE = /^[a-z]+:\/\/|^github\.com\/|^git@/;

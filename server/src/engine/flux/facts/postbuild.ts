@@ -2,7 +2,7 @@
 // or a patch (a parent Kustomization's `spec.patches`, a kustomize inline
 // patch) that adds it to the Kustomizations it targets.
 import { asMap, asSeq, findPair, getNode, getString, isMap, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText } from '../../yaml/documents';
-import type { KustomizationPatch, Located, PostBuild, SubstituteFromRef } from './extract';
+import type { KustomizationPatch, Located, PostBuild, SubstituteFromRef } from './model';
 import { parseLabelSelector } from './label-selector';
 
 export function readPostBuild(parsed: ParsedDocument, file: string, node: unknown): PostBuild | null {

@@ -3,56 +3,7 @@
 // declares (as a resource, or as the values of the flux-instance chart), and
 // a known admission webhook that adds substituteFrom to every Kustomization.
 import { asMap, asSeq, Document, findPair, getNode, getString, nodeSpan, ParsedDocument, YAMLMap } from '../../yaml/documents';
-import type { SubstituteFromRef } from './extract';
-
-export type SourceKind = 'GitRepository' | 'OCIRepository' | 'Bucket';
-export const SOURCE_KINDS: readonly string[] = ['GitRepository', 'OCIRepository', 'Bucket'];
-
-export interface SourceDecl {
-  kind: SourceKind;
-  name: string;
-  namespace: string | null;
-  url: string | null;
-  /** `spec.ignore`: gitignore lines, read after `.sourceignore` files (so they win). */
-  ignore: string | null;
-  file: string;
-  span: [number, number];
-}
-
-/** A FluxInstance `spec.sync`: the operator creates a source and a Kustomization, both named after the namespace. */
-export interface SyncDecl {
-  kind: SourceKind;
-  /** The source's and the Kustomization's name. */
-  name: string;
-  namespace: string;
-  url: string | null;
-  pathAsWritten: string;
-  file: string;
-  span: [number, number];
-  /** How it was written: `FluxInstance`, `HelmRelease values`, `chart values`. */
-  via: string;
-}
-
-/** An admission webhook that adds `postBuild.substituteFrom` to every Flux Kustomization. */
-export interface WebhookDecl {
-  substituteFrom: SubstituteFromRef[];
-  file: string;
-  span: [number, number];
-  via: string;
-}
-
-/**
- * One artifact of a Flux ArtifactGenerator (source-watcher): an ExternalArtifact
- * named `name`, made of folders copied from sources. Only copies that keep
- * their path (`@repo/apps/x/` to `@artifact/apps/x/`) can be followed.
- */
-export interface ArtifactDecl {
-  name: string;
-  namespace: string | null;
-  copies: Array<{ kind: string; sourceName: string; sourceNamespace: string | null; from: string; to: string }>;
-  file: string;
-}
-
+import { type WebhookDecl, SyncDecl, SourceKind, SourceDecl, SOURCE_KINDS, ArtifactDecl, SubstituteFromRef } from './model';
 export function artifactDecls(file: string, parsed: ParsedDocument, root: YAMLMap): ArtifactDecl[] {
   const { doc } = parsed;
   const namespace = getString(doc, root, 'metadata', 'namespace');

@@ -9,8 +9,7 @@
 import { isYamlPath } from '../../base/paths';
 import { ArtifactIndex, inRepository } from './artifact';
 import { envsubst } from '../substitution/envsubst/template';
-import type { FluxKustomization, KustomizationPatch, KustomizeConfig } from '../facts/extract';
-import type { Generator, GeneratorInput } from '../facts/kustomize-config';
+import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
 
 /** How a file takes part in a build. */
 export type EntryRole =

@@ -10,11 +10,21 @@
 import { basenameOf, dirnameOf } from '../../base/paths';
 import { Artifact, ArtifactIndex, inRepository, makeArtifact } from './artifact';
 import { BuiltFile, buildKustomization, Build, GraphProblem, RepoLayout } from './build';
-import type { FileFacts, FluxKustomization, KustomizationPatch, KustomizeConfig, Located, PostBuild, SubstituteFromRef, VariableSource } from '../facts/extract';
-import { KUSTOMIZATION_FILE_NAMES } from '../facts/extract';
+import {
+  KUSTOMIZATION_FILE_NAMES,
+  type FileFacts,
+  type FluxKustomization,
+  type KustomizationPatch,
+  type KustomizeConfig,
+  type Located,
+  type PostBuild,
+  type SubstituteFromRef,
+  type VariableSource,
+  type ArtifactDecl,
+  type SourceDecl,
+} from '../facts/model';
 import { matchesSelector } from '../facts/label-selector';
 import { FluxConfig, RootCandidate, sameRepository, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
-import type { ArtifactDecl, SourceDecl } from '../facts/start';
 import { byCloseness, resolveVars, VarSet } from './variables';
 
 export type { GraphProblem, VarSet };

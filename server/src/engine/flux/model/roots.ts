@@ -6,8 +6,7 @@
 // a file no world applies is stale; a candidate another one applies is part
 // of that world) and falls back to "every Kustomization nothing else builds"
 // only when none does.
-import type { FluxKustomization, SubstituteFromRef } from '../facts/extract';
-import type { SourceKind, SyncDecl } from '../facts/start';
+import type { FluxKustomization, SubstituteFromRef, SourceKind, SyncDecl } from '../facts/model';
 import type { ExternalVariable } from './variables';
 
 /** What the contract tells the model (contract.md, `flux:`). */

@@ -5,7 +5,7 @@
 // repository), then each `substituteFrom` entry in order, then inline
 // `substitute`, which wins. Names a secret store holds are unknown unless the
 // contract's `flux.variables` declares them.
-import type { Located, PostBuild, SubstituteFromRef, VariableSource } from '../facts/extract';
+import type { Located, PostBuild, SubstituteFromRef, VariableSource } from '../facts/model';
 import { validateVarName } from '../substitution/envsubst/template';
 
 export interface DefinedVariable extends Located<string> {

@@ -1,26 +1,16 @@
-// Runs the Flux substitution rules over one file, wherever Flux substitutes
-// its text: the scalars of a resource or patch (never its comments), the
+// Where Flux substitutes the text of one file, and with which Kustomizations:
+// the scalars of a resource or patch (never its comments), the
 // inline patches and generator literals of a kustomization file, the bytes of
 // a file a configMapGenerator reads (the values of an env file). Never in a
 // resource that opts out with `kustomize.toolkit.fluxcd.io/substitute:
 // disabled`, nor in what a generator that opts out makes.
 import type { SubstitutionMode } from '../../contract/model';
-import { fluxSubstitutionBareDollar } from '../../rules/flux-substitution-bare-dollar';
-import { fluxSubstitutionDefault } from '../../rules/flux-substitution-default';
-import { fluxSubstitutionNeedlessEscape } from '../../rules/flux-substitution-needless-escape';
-import { fluxSubstitutionPid } from '../../rules/flux-substitution-pid';
-import { fluxSubstitutionSyntax } from '../../rules/flux-substitution-syntax';
-import { fluxSubstitutionUndefined } from '../../rules/flux-substitution-undefined';
-import type { SubstitutionContext, SubstitutionRule } from '../../rules/substitution-rule';
-import type { Finding, Fix, RuleMeta } from '../../base/types';
+import type { Fix } from '../../base/types';
 import { asMap, asSeq, findPair, getString, isScalar, ParsedDocument } from '../../yaml/documents';
-import type { OffsetEdit } from '../../yaml/edit';
 import type { Builder, BuildEntry, VarSet } from '../model/graph';
 import { envLines } from '../facts/generator-inputs';
 import { SUBSTITUTE_OPT_OUT } from '../facts/kustomize-config';
 import { documentOccurrences, rawOccurrences, SourceOccurrence } from './scalars';
-
-export const SUBSTITUTION_RULES: readonly SubstitutionRule[] = [fluxSubstitutionSyntax, fluxSubstitutionUndefined, fluxSubstitutionDefault, fluxSubstitutionPid, fluxSubstitutionBareDollar];
 
 export interface FluxFileContext {
   /** Everything that builds the file, in every world, with the role the file plays. */
@@ -28,9 +18,6 @@ export interface FluxFileContext {
   strict: boolean;
   mode: SubstitutionMode;
 }
-
-type MakeFinding = (meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']) => Finding;
-type MakeFix = (title: string, edits: OffsetEdit[], preferred?: boolean) => Fix;
 
 const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], sources: [], substitutes: true };
 
@@ -109,34 +96,6 @@ function optOutFixes(entries: BuildEntry[]): Fix[] {
     fixes.push({ title: `Turn off Flux substitution for configMapGenerator "${generator.name}" (nothing in this file is meant for Flux)`, edits: [{ file: config.file, ...generator.optOut }] });
   }
   return fixes;
-}
-
-/** Findings in one YAML document. */
-export function documentSubstitutionFindings(parsed: ParsedDocument, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return documentRegions(parsed, flux).flatMap((region) => runRules(region, flux, parsed.source, finding, fix));
-}
-
-/** Findings in the bytes of a file that a configMapGenerator reads. */
-export function generatorSubstitutionFindings(text: string, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux, text, finding, fix));
-}
-
-function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
-  const { occurrences } = region;
-  const rules = region.substituting.length > 0 ? SUBSTITUTION_RULES : [fluxSubstitutionNeedlessEscape];
-  const findings: Finding[] = [];
-  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, strict: flux.strict, occurrences, index: 0, text, finding, fix };
-  occurrences.forEach((occurrence, index) => {
-    context.index = index;
-    for (const rule of rules) findings.push(...rule.check(occurrence, context));
-  });
-  if (!region.fixes || region.fixes.length === 0) return findings;
-  return findings.map((found) => {
-    const own = found.fixes ?? [];
-    // Where no in-file fix is preferred (text no shell reads), opting the generator out is the fix.
-    const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
-    return { ...found, fixes: [...own, ...extra] };
-  });
 }
 
 const SCRIPT_NAME = /\.(sh|bash|zsh|ksh)$/;
