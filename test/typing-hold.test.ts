@@ -2,7 +2,7 @@
 // a table of lines, the edit just made, and whether the finding on the line waits.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scanSubstitutions } from '../server/src/engine/flux/substitution/envsubst/template';
+import { scanSubstitutions } from '../server/src/engine/flux/substitution/envsubst/occurrences';
 import { holdWhileTyping } from '../server/src/engine/editor/typing-hold';
 import type { Finding } from '../server/src/engine/base/types';
 

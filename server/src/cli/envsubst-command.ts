@@ -10,7 +10,7 @@
 // from its value, as kustomize-controller does; it wins over --env.
 import { envsubst, validateVarName } from '../engine/flux/substitution/envsubst/template';
 
-export interface EnvsubstCommandResult {
+interface EnvsubstCommandResult {
   stdout: string;
   stderr: string;
   exitCode: number;

@@ -3,7 +3,8 @@
 // and `$${…}`, what is left for the shell. Only the documents in the range the
 // editor asks for are parsed, so a hint request on a huge file stays cheap.
 import type { Contract } from '../contract/model';
-import { envsubst, ExpressionOccurrence } from '../flux/substitution/envsubst/template';
+import { envsubst } from '../flux/substitution/envsubst/template';
+import { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { SubstitutedRegion } from '../flux/substitution/regions';
 import type { Builder } from '../flux/model/graph';
 import type { SourceOccurrence } from '../flux/substitution/scalars';

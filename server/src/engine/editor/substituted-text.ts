@@ -4,7 +4,7 @@
 // `${NAME}` in them with the exact characters of the name. Large files are
 // parsed only where a request looks (the documents overlapping a range).
 import { documentRegions, FluxFileContext, generatorRegions, SubstitutedRegion } from '../flux/substitution/regions';
-import type { ExpressionOccurrence } from '../flux/substitution/envsubst/template';
+import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import { isKustomizationFile } from '../flux/facts/model';
 import { isYamlPath } from '../base/paths';

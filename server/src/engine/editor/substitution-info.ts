@@ -3,7 +3,8 @@
 // as Flux would render it.
 import { stringify } from 'yaml';
 import { buildersIn, documentRegions, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/substitution/regions';
-import { envsubst, ExpressionOccurrence } from '../flux/substitution/envsubst/template';
+import { envsubst } from '../flux/substitution/envsubst/template';
+import { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Builder, DefinedVariable } from '../flux/model/graph';
 import { SourceOccurrence } from '../flux/substitution/scalars';
 import type { Contract } from '../contract/model';

@@ -9,7 +9,7 @@
  */
 import { FLUX_UNDEFINED } from './catalogue';
 import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
-import type { ExpressionOccurrence } from '../flux/substitution/envsubst/template';
+import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Finding, Fix } from '../base/types';
 
 export const fluxSubstitutionUndefined: SubstitutionRule = {

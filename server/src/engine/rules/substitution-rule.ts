@@ -2,7 +2,7 @@
 // occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
 // context of the Kustomizations that build the file.
 import { NAME_PLACEHOLDER } from '../flux/facts/model';
-import type { ExpressionOccurrence } from '../flux/substitution/envsubst/template';
+import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Builder, DefinedVariable } from '../flux/model/graph';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { Finding, Fix, RelatedLocation, RuleMeta } from '../base/types';

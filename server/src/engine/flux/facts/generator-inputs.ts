@@ -2,7 +2,7 @@
 // lines of an `envs:` file (a generated ConfigMap's or Secret's keys, which
 // `substituteFrom` can name), and the `${NAME}`s its text uses.
 import type { InputFacts } from '../model/graph';
-import { scanSubstitutions } from '../substitution/envsubst/template';
+import { scanSubstitutions } from '../substitution/envsubst/occurrences';
 import { namesWithoutDefault } from '../substitution/scalars';
 import type { Located } from './model';
 

@@ -4,7 +4,8 @@
 // scans it and positions are mapped back onto the source text, whatever the
 // scalar style (plain, quoted, literal or folded block).
 import { isAlias, isMap, isPair, isScalar, isSeq, ParsedDocument } from '../../yaml/documents';
-import { ExpressionOccurrence, Occurrence, scanSubstitutions } from './envsubst/template';
+import { scanSubstitutions } from './envsubst/occurrences';
+import { ExpressionOccurrence, Occurrence } from './envsubst/node';
 
 export interface SourceOccurrence {
   occurrence: Occurrence;
