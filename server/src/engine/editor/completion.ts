@@ -4,7 +4,8 @@
 // one more item escapes what the user types to `$${…}`, for a variable the
 // shell (not Flux) should expand.
 import type { Contract } from '../contract/model';
-import type { Builder, DefinedVariable } from '../flux/model/graph';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
 import { fluxContextOf } from '../pipeline/repo-analysis';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { substitutedRegions } from './substituted-text';

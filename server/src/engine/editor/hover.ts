@@ -4,7 +4,8 @@
 // cut short, every file mentioned is a link, and the rendered line is shown
 // only when there is one to show.
 import type { Contract } from '../contract/model';
-import type { Builder, DefinedVariable } from '../flux/model/graph';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { SECRET_MASK, variableAt, VariableInfo } from './substitution-info';
 import { describeTtlCycle, ttlAt } from './ttl-info';

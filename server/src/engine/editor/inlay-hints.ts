@@ -6,7 +6,7 @@ import type { Contract } from '../contract/model';
 import { envsubst } from '../flux/substitution/envsubst/template';
 import { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { SubstitutedRegion } from '../flux/substitution/regions';
-import type { Builder } from '../flux/model/graph';
+import type { Builder } from '../flux/model/world';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import { fluxContextOf } from '../pipeline/repo-analysis';
 import type { RepoIndex } from '../pipeline/repo-index';

@@ -6,7 +6,7 @@
 import { coverageOf } from '../contract/coverage';
 import type { Contract } from '../contract/model';
 import type { FluxKustomization } from '../flux/facts/model';
-import type { Builder } from '../flux/model/graph';
+import type { Builder } from '../flux/model/world';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { humanDuration, parseGoDuration } from '../base/duration';
 import { kustomizationList } from './hover';

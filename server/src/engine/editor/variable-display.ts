@@ -1,7 +1,8 @@
 // How a variable's value is shown in completion details and inlay hints:
 // a Secret's value (or one from outside the repository) never, a long or
 // multi-line value as one short line.
-import type { Builder, DefinedVariable } from '../flux/model/graph';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
 import { SECRET_MASK } from './substitution-info';
 
 const MAX_LENGTH = 40;

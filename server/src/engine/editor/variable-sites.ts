@@ -11,7 +11,9 @@
 // definition). So a rename changes every definition and every use together,
 // and no Kustomization is left reading the old name where another reads the new.
 import type { Contract } from '../contract/model';
-import type { Builder, DefinedVariable, FluxGraph } from '../flux/model/graph';
+import type { FluxGraph } from '../flux/model/graph';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
 import { fluxContextOf } from '../pipeline/repo-analysis';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { nameUses, NameUse, substitutedRegions } from './substituted-text';

@@ -11,7 +11,7 @@ import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs
 import { loadContract } from '../contract/load';
 import type { Contract, Settings } from '../contract/model';
 import { CONTRACT_FILE_NAME } from '../contract/model';
-import type { InputFacts } from '../flux/model/graph';
+import type { InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
 import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';

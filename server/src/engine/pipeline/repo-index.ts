@@ -6,12 +6,12 @@
 // the facts that shape it change.
 import { optsOut } from '../flux/substitution/regions';
 import { extractFacts, mayHoldFacts } from '../flux/facts/extract';
-import { FileFacts, isKustomizationFile } from '../flux/facts/model';
+import { FileFacts, isKustomizationFile, InputFacts } from '../flux/facts/model';
 import { documentNamesUsed } from '../flux/substitution/scalars';
 import { basenameOf, dirnameOf, isYamlPath } from '../base/paths';
 import { parseYamlFile, ParsedDocument } from '../yaml/documents';
 import { chunkKey } from '../yaml/line-index';
-import { FluxGraph, InputFacts } from '../flux/model/graph';
+import { FluxGraph } from '../flux/model/graph';
 import { NO_FLUX_CONFIG, FluxConfig } from '../flux/model/roots';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { unknownNameProblems } from '../flux/model/unknown-names';

@@ -2,7 +2,7 @@
 // resource with its repository context (the Flux Kustomizations that build
 // it, the ServiceAccounts the repository declares, the file at git HEAD).
 import type { Contract } from '../contract/model';
-import type { Builder } from '../flux/model/graph';
+import type { Builder } from '../flux/model/world';
 import type { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';

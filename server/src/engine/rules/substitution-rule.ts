@@ -3,7 +3,8 @@
 // context of the Kustomizations that build the file.
 import { NAME_PLACEHOLDER } from '../flux/facts/model';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
-import type { Builder, DefinedVariable } from '../flux/model/graph';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { Finding, Fix, RelatedLocation, RuleMeta } from '../base/types';
 import type { OffsetEdit } from '../yaml/edit';

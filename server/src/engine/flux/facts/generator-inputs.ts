@@ -1,7 +1,7 @@
 // What a file a kustomize generator reads holds for the model: the KEY=VALUE
 // lines of an `envs:` file (a generated ConfigMap's or Secret's keys, which
 // `substituteFrom` can name), and the `${NAME}`s its text uses.
-import type { InputFacts } from '../model/graph';
+import type { InputFacts } from './model';
 import { scanSubstitutions } from '../substitution/envsubst/occurrences';
 import { namesWithoutDefault } from '../substitution/scalars';
 import type { Located } from './model';

@@ -237,3 +237,11 @@ export interface Generator {
   /** The edit that opts the generator out of substitution (its own `options.annotations`), where one can be written. */
   optOut: { range: Range; newText: string } | null;
 }
+
+/** What a generator input file holds for the model: its KEY=VALUE lines, and the `${NAME}`s its text uses. */
+export interface InputFacts {
+  env: Map<string, Located<string>>;
+  /** Names without a default in the whole text (a `files:` input), and in the values of its KEY=VALUE lines (an `envs:` input). */
+  uses: string[];
+  envUses: string[];
+}

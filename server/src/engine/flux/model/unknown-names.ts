@@ -5,7 +5,9 @@
 // Kustomization that uses names defined nowhere here, and lists them: the
 // contract's `flux.variables` declares them (and then each use is checked).
 import type { GraphProblem } from './build';
-import type { Builder, FluxGraph, InputFacts } from './graph';
+import type { FluxGraph } from './graph';
+import type { InputFacts } from '../facts/model';
+import type { Builder } from './world';
 
 export const UNKNOWN_NAMES_SHOWN = 8;
 

@@ -7,7 +7,8 @@
 import type { SubstitutionMode } from '../../contract/model';
 import type { Fix } from '../../base/types';
 import { asMap, asSeq, findPair, getString, isScalar, ParsedDocument } from '../../yaml/documents';
-import type { Builder, BuildEntry, VarSet } from '../model/graph';
+import type { VarSet } from '../model/variables';
+import type { Builder, BuildEntry } from '../model/world';
 import { envLines } from '../facts/generator-inputs';
 import { SUBSTITUTE_OPT_OUT } from '../facts/kustomize-config';
 import { documentOccurrences, rawOccurrences, SourceOccurrence } from './scalars';
