@@ -16,7 +16,6 @@ import { runEnvsubst } from './envsubst-command';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
-export { VERSION };
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 

@@ -14,7 +14,6 @@ import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWante
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/base/repo-fs';
-export { OverlayFs };
 import { RepoIndex } from '../engine/pipeline/repo-index';
 import { DIRECTIVE, withDirectives } from '../engine/pipeline/directives';
 import { applySeverities } from '../engine/pipeline/severity';

@@ -7,12 +7,8 @@ import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFil
 import { Contract, contractDir, DEFAULT_CONVERGENCE_NOTE, DEFAULT_INCLUDE, DEFAULT_REQUIRED_TTL, ExternalAccount, Settings, Span, TtlEntry, TtlListName } from './model';
 import { joinRepoPath } from '../base/paths';
 import type { OffsetEdit } from '../yaml/edit';
-
-/** A reason a quick fix wrote (`TODO …`) that nobody replaced yet. */
-export function isPlaceholderReason(reason: string): boolean {
-  return /^TODO\b/i.test(reason.trim());
-}
 import { globProblem } from '../base/glob';
+import { isPlaceholderReason } from '../base/placeholders';
 
 /** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
 const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';

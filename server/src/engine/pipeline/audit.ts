@@ -23,8 +23,6 @@ import { applySeverities } from './severity';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 
-export { isAudited, mayBeIndexed };
-
 export interface Summary {
   files: number;
   jobs: number;

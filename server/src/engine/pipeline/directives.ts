@@ -12,9 +12,9 @@ import { DIRECTIVE_REASON_MISSING, DIRECTIVE_UNUSED } from '../rules/catalogue';
 import { applySeverities } from './severity';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, SeveritySetting } from '../base/types';
+import { DIRECTIVE_REASON_PLACEHOLDER } from '../base/placeholders';
 
 export const DIRECTIVE = 'flux-job-guard-disable-next-line';
-export const DIRECTIVE_REASON_PLACEHOLDER = 'TODO say why this is intended';
 
 interface Directive {
   line: number;

@@ -15,6 +15,7 @@ import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
+import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxGraph().entriesOf(path);
@@ -70,13 +71,10 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
       ? contractListEdit(
           contract,
           ['flux', 'variables'],
-          problem.names.map((name) => [`name: ${name}`, `reason: ${PLACEHOLDER_REASON}`]),
+          problem.names.map((name) => [`name: ${name}`, `reason: ${FLUX_VARIABLE_REASON_PLACEHOLDER}`]),
         )
       : null;
     return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
   });
   return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
 }
-
-/** The reason a generated contract entry starts with; the contract check flags it until someone writes one. */
-export const PLACEHOLDER_REASON = 'TODO say where this comes from';

@@ -17,9 +17,6 @@ import { inputFacts } from '../flux/facts/generator-inputs';
 import { unknownNameProblems } from '../flux/model/unknown-names';
 import type { GraphProblem } from '../flux/model/build';
 
-export { isKustomizationFile };
-export { KUSTOMIZATION_FILE_NAMES } from '../flux/facts/model';
-
 export const SOURCE_IGNORE = '.sourceignore';
 
 /** How a file takes part in the repository: applied as a resource, used as a kustomize patch, or a Helm chart's template. */

@@ -1,13 +1,11 @@
 // Which files each part of the engine looks at. The audit, the editor and the
 // CLI all ask here, so an open file shows exactly what the audit reports.
-import { CONTRACT_FILE_NAME, contractDir } from '../contract/model';
+import { contractDir } from '../contract/model';
 import type { Contract } from '../contract/model';
 import { isKustomizationFile } from '../flux/facts/model';
 import { matchesAny } from '../base/glob';
 import { basenameOf, isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
-
-export { CONTRACT_FILE_NAME };
 
 const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
 

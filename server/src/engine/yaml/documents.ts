@@ -1,7 +1,7 @@
 // A YAML file as a list of documents with exact source offsets. Each document
 // is parsed on its own (a file's `---` boundaries are cheap to find), so a
 // cache can keep the documents an edit did not touch.
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, YAMLMap, YAMLSeq } from 'yaml';
 
 export interface YamlProblem {
   /** Offsets into the whole file. */
@@ -328,4 +328,4 @@ export function nodeSource(parsed: ParsedDocument, node: unknown): string {
 }
 
 export { isMap, isScalar, isSeq, isAlias, isPair };
-export type { Node, Pair, Scalar, YAMLMap, YAMLSeq, Document };
+export type { Node, Pair, YAMLMap, Document };

@@ -2,7 +2,7 @@
 // sources (GitRepository, OCIRepository, Bucket), the sync a FluxInstance
 // declares (as a resource, or as the values of the flux-instance chart), and
 // a known admission webhook that adds substituteFrom to every Kustomization.
-import { asMap, asSeq, Document, findPair, getNode, getString, nodeSpan, ParsedDocument, YAMLMap } from '../../yaml/documents';
+import { asMap, asSeq, findPair, getNode, getString, nodeSpan, ParsedDocument, YAMLMap } from '../../yaml/documents';
 import { type WebhookDecl, SyncDecl, SourceKind, SourceDecl, SOURCE_KINDS, ArtifactDecl, SubstituteFromRef } from './model';
 export function artifactDecls(file: string, parsed: ParsedDocument, root: YAMLMap): ArtifactDecl[] {
   const { doc } = parsed;
@@ -114,5 +114,3 @@ export function webhookDecl(file: string, parsed: ParsedDocument, root: YAMLMap,
 export function isSourceApi(apiVersion: string): boolean {
   return apiVersion.startsWith('source.toolkit.fluxcd.io/');
 }
-
-export type { Document };

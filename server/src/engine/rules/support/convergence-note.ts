@@ -2,13 +2,12 @@
 // (default `converges:`) directly above `ttlSecondsAfterFinished` or at the end
 // of its line. The comment the quick fix inserts is a placeholder, and a
 // placeholder is not a reason.
+import { CONVERGENCE_REASON_PLACEHOLDER } from '../../base/placeholders';
 import { commentLinesAbove, trailingComment } from '../../yaml/edit';
 import type { LineIndex } from '../../yaml/line-index';
 
-export const PLACEHOLDER_REASON = 'TODO say why a second run reaches the same state and does not fail';
-
 export function placeholderComment(marker: string): string {
-  return `# ${marker} ${PLACEHOLDER_REASON}`;
+  return `# ${marker} ${CONVERGENCE_REASON_PLACEHOLDER}`;
 }
 
 export type NoteState = 'present' | 'missing' | 'placeholder';
@@ -29,7 +28,7 @@ export function convergenceNote(lines: LineIndex, keyOffset: number, valueEnd: n
     const reason = reasonAfterMarker(comment, marker);
     if (reason === null) continue;
     // rules.md: a comment that still contains the placeholder text counts as missing.
-    if (reason === '' || reason.startsWith('TODO') || reason.includes(PLACEHOLDER_REASON)) state = 'placeholder';
+    if (reason === '' || reason.startsWith('TODO') || reason.includes(CONVERGENCE_REASON_PLACEHOLDER)) state = 'placeholder';
     else return 'present';
   }
   return state;
