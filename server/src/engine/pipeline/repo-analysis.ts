@@ -2,20 +2,19 @@
 // patch, chart template, generator input), the Flux Kustomizations that build
 // it, and the model's problems that live in it. The audit and the server both
 // call this, so the editor and the CLI cannot disagree.
-import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
-import type { RepositoryFacts } from '../rules/document-rule';
-import { contractListEdit } from '../contract/edit';
+import { analyzeFile, FileAnalysis, FileInput } from './analyze';
+import type { RepositoryFacts } from '../rules/rule';
 import type { Contract } from '../contract/model';
 import type { FluxFileContext } from '../flux/substitution/regions';
 import { isKustomizationFile } from '../flux/facts/model';
 import { isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
-import { ruleMeta } from '../rules';
+import { ruleOfProblem } from '../rules/registry';
+import { makeFinding } from '../rules/finding';
 import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
-import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxGraph().entriesOf(path);
@@ -65,16 +64,11 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);
   const graphFindings = problems.map((problem): Finding => {
-    const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
+    const rule = ruleOfProblem(problem.kind);
+    const made = makeFinding(rule.meta, path, lines, problem.span, problem.message, null);
     const finding = problem.severity ? { ...made, severity: problem.severity } : made;
-    const edit = problem.names
-      ? contractListEdit(
-          contract,
-          ['flux', 'variables'],
-          problem.names.map((name) => [`name: ${name}`, `reason: ${FLUX_VARIABLE_REASON_PLACEHOLDER}`]),
-        )
-      : null;
-    return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
+    const fixes = rule.model?.fixes?.(problem, contract) ?? [];
+    return fixes.length > 0 ? { ...finding, fixes } : finding;
   });
   return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
 }

@@ -1,50 +1,59 @@
 /**
- * flux-substitution-undefined: a well-formed `${NAME}` (or `${NAME<op>...}`
- * without a default operator) that no `substitute` key or in-repository
- * `substituteFrom` object defines. Flux blanks it, or with strict
- * substitution (the default since Flux 2.9) fails the whole reconcile. When a
- * `substituteFrom` object is not in the repository the name may come from it:
- * such a Kustomization is reported once (flux-variables-unknown), not at
- * every use. Fixes: escape to `$${NAME}` where a shell reads the text.
+ * flux-substitution-undefined (error): a well-formed `${NAME}` (or `${NAME<op>...}` without a
+ * default operator), nested ones included, that no `substitute` key or in-repository
+ * `substituteFrom` object of a Kustomization that substitutes the text defines. A Kustomization
+ * whose `substituteFrom` names an object outside the repository may define any name: it is
+ * reported once (flux-variables-unknown), not at every use.
+ *
+ * Why it matters: Flux blanks the name, or with strict substitution (the default since Flux 2.9)
+ * fails the whole reconcile.
+ *
+ * Example:
+ *   command: ["sh", "-c", "echo ${HOME}"]   # ← meant for the shell: write $${HOME}
+ *
+ * Fix: where a shell reads the text, escape it to `$${NAME}`; else define the name where the
+ * Kustomization takes its variables, or give it a default (`${NAME:=…}`).
  */
-import { FLUX_UNDEFINED } from './catalogue';
-import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
+import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy } from './support/substitution';
+import type { Rule } from './rule';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Finding, Fix } from '../base/types';
 
-export const fluxSubstitutionUndefined: SubstitutionRule = {
-  meta: FLUX_UNDEFINED,
-  check(occurrence, context) {
-    const top = occurrence.occurrence;
-    if (top.kind !== 'expression') return [];
-    const findings: Finding[] = [];
-    // Nested `${...}` inside a default are evaluated too (strict mode fails on them first).
-    const stack: ExpressionOccurrence[] = [top];
-    while (stack.length > 0) {
-      const expression = stack.pop()!;
-      stack.push(...expression.nested);
-      if (expression.hasDefault || expression.name === null) continue;
-      // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
-      const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
-      if (undefinedIn.length === 0) continue;
-      const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
-      const written = occurrence.value.slice(expression.start, expression.end);
-      let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
-      message += occurrence.shell
-        ? ` If the shell should see it, write $${written}.`
-        : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
-      const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
-      // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
-      // should give it a value: define it where the Kustomization takes its variables, or give it a default.
-      const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
-      const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
-      const fallback = defaultFix(context, occurrence, expression, span);
-      if (fallback) fixes.push(fallback);
-      const found = context.finding(this.meta, span, message, fixes);
-      found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
-      findings.push(found);
-    }
-    return findings;
+export const fluxSubstitutionUndefined: Rule = {
+  meta: { id: 'flux-substitution-undefined', defaultSeverity: 'error', summary: 'A ${NAME} that no Flux variable defines.' },
+  check: {
+    substituted(occurrence, context) {
+      const top = occurrence.occurrence;
+      if (top.kind !== 'expression') return [];
+      const findings: Finding[] = [];
+      // Nested `${...}` inside a default are evaluated too (strict mode fails on them first).
+      const stack: ExpressionOccurrence[] = [top];
+      while (stack.length > 0) {
+        const expression = stack.pop()!;
+        stack.push(...expression.nested);
+        if (expression.hasDefault || expression.name === null) continue;
+        // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
+        const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
+        if (undefinedIn.length === 0) continue;
+        const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
+        const written = occurrence.value.slice(expression.start, expression.end);
+        let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
+        message += occurrence.shell
+          ? ` If the shell should see it, write $${written}.`
+          : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
+        const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
+        // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
+        // should give it a value: define it where the Kustomization takes its variables, or give it a default.
+        const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
+        const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
+        const fallback = defaultFix(context, occurrence, expression, span);
+        if (fallback) fixes.push(fallback);
+        const found = context.finding(fluxSubstitutionUndefined.meta, span, message, fixes);
+        found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
+        findings.push(found);
+      }
+      return findings;
+    },
   },
 };
 

@@ -1,38 +1,50 @@
 /**
- * pod-service-account-undeclared: a pod runs as a ServiceAccount
- * (`serviceAccountName`, or the old `serviceAccount`) that no ServiceAccount
- * document in the repository declares in that namespace (the workload's, or
- * the Kustomization's `targetNamespace`), and that the contract's
- * `serviceAccounts.external` does not list. Whatever created it can delete
- * it, and every pod then fails before its first container starts. `default`
- * is exempt. Fix: list it in `serviceAccounts.external` with a reason.
+ * pod-service-account-undeclared (warning): a pod runs as a ServiceAccount (`serviceAccountName`,
+ * or the old `serviceAccount`) that no ServiceAccount document in the repository declares in that
+ * namespace (the workload's, or the Kustomization's `targetNamespace`), and that the contract's
+ * `serviceAccounts.external` does not list. `default`, and names with `${`, are exempt.
+ *
+ * Why it matters: whatever created the account can delete it, and then every pod fails before
+ * its first container starts.
+ *
+ * Example:
+ *   serviceAccountName: postgres-pod   # ← made by the postgres operator, declared nowhere
+ *
+ * Fix: declare it here, or list it in `serviceAccounts.external` with a reason (quick fix).
  */
 import { podSpecOf } from '../k8s/pods';
 import { findPair, getString, nodeSpan, scalarText } from '../yaml/documents';
-import { POD_SERVICE_ACCOUNT_UNDECLARED } from './catalogue';
-import type { DocumentRule } from './document-rule';
+import type { Rule } from './rule';
 import { yamlString } from '../yaml/edit';
 import { CONTRACT_ENTRY_REASON_PLACEHOLDER } from '../base/placeholders';
 
-export const podServiceAccountUndeclared: DocumentRule = {
-  meta: POD_SERVICE_ACCOUNT_UNDECLARED,
-  check(parsed, context) {
-    const { doc } = parsed;
-    const spec = podSpecOf(doc);
-    const pair = findPair(spec, 'serviceAccountName') ?? findPair(spec, 'serviceAccount');
-    if (!pair) return [];
-    const name = scalarText(doc, pair.value);
-    if (!name || name === 'default' || name.includes('${')) return [];
-    const namespace = getString(doc, doc.contents, 'metadata', 'namespace') ?? context.builders.find((b) => b.kustomization.targetNamespace)?.kustomization.targetNamespace ?? null;
-    if (context.repository.declaresServiceAccount(name, namespace)) return [];
-    const listed = context.contract.externalAccounts.some((account) => account.name === name && (account.namespace === null || namespace === null || account.namespace === namespace));
-    if (listed) return [];
-    const where = namespace ? ` in namespace ${namespace}` : '';
-    const message = `ServiceAccount "${name}"${where} is not declared in this repository: whatever created it can delete it, and then every pod fails before its first container starts. Declare it here, or list it in serviceAccounts.external with the reason it lives elsewhere.`;
-    const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${CONTRACT_ENTRY_REASON_PLACEHOLDER}`];
-    const fix = context.contractListFix(`List ServiceAccount "${name}" in serviceAccounts.external of ${context.contract.path}`, ['serviceAccounts', 'external'], itemLines);
-    return [
-      context.finding(this.meta, nodeSpan(parsed, pair.value)!, message, fix ? [fix] : [], getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null),
-    ];
+export const podServiceAccountUndeclared: Rule = {
+  meta: { id: 'pod-service-account-undeclared', defaultSeverity: 'warning', summary: 'A pod runs as a ServiceAccount nothing in the repository declares.' },
+  check: {
+    document(parsed, context) {
+      const { doc } = parsed;
+      const spec = podSpecOf(doc);
+      const pair = findPair(spec, 'serviceAccountName') ?? findPair(spec, 'serviceAccount');
+      if (!pair) return [];
+      const name = scalarText(doc, pair.value);
+      if (!name || name === 'default' || name.includes('${')) return [];
+      const namespace = getString(doc, doc.contents, 'metadata', 'namespace') ?? context.builders.find((b) => b.kustomization.targetNamespace)?.kustomization.targetNamespace ?? null;
+      if (context.repository.declaresServiceAccount(name, namespace)) return [];
+      const listed = context.contract.externalAccounts.some((account) => account.name === name && (account.namespace === null || namespace === null || account.namespace === namespace));
+      if (listed) return [];
+      const where = namespace ? ` in namespace ${namespace}` : '';
+      const message = `ServiceAccount "${name}"${where} is not declared in this repository: whatever created it can delete it, and then every pod fails before its first container starts. Declare it here, or list it in serviceAccounts.external with the reason it lives elsewhere.`;
+      const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${CONTRACT_ENTRY_REASON_PLACEHOLDER}`];
+      const fix = context.contractListFix(`List ServiceAccount "${name}" in serviceAccounts.external of ${context.contract.path}`, ['serviceAccounts', 'external'], itemLines);
+      return [
+        context.finding(
+          podServiceAccountUndeclared.meta,
+          nodeSpan(parsed, pair.value)!,
+          message,
+          fix ? [fix] : [],
+          getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null,
+        ),
+      ];
+    },
   },
 };

@@ -39,7 +39,7 @@ export function unknownNameProblems(graph: FluxGraph, yamlUses: (file: string) =
     const shown = sorted.slice(0, UNKNOWN_NAMES_SHOWN).join(', ') + (sorted.length > UNKNOWN_NAMES_SHOWN ? `, and ${sorted.length - UNKNOWN_NAMES_SHOWN} more` : '');
     const world = graph.worlds.length > 1 ? ` in ${builder.world.label}` : '';
     problems.push({
-      rule: 'flux-variables-unknown',
+      kind: 'unknown-names',
       severity: 'info',
       file: k.file,
       span: own?.ref.span ?? k.span,
