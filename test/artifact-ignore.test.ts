@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
-import { ArtifactIndex, makeArtifact } from '../server/src/engine/flux/artifact';
-import { excludedBy, matchUnder, parsePattern } from '../server/src/engine/flux/gitignore';
+import { ArtifactIndex, makeArtifact } from '../server/src/engine/flux/model/artifact';
+import { excludedBy, matchUnder, parsePattern } from '../server/src/engine/flux/model/gitignore';
 
 const SEGMENT = fc.constantFrom('a', 'b', 'apps', 'deploy', 'crds', 'x.yaml', 'y.md', '.github', 'flux-system');
 const PATH = fc.array(SEGMENT, { minLength: 1, maxLength: 5 }).map((segments) => segments.join('/'));

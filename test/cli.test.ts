@@ -496,10 +496,9 @@ test('the audit gives the same output in worker threads as in one thread (exampl
     const two = run(dir, '2');
     assert.equal(two.status, one.status);
     assert.equal(two.stdout, one.stdout);
-    // A worker that dies mid-audit (here on purpose) hands its work back to the main thread.
-    const crashed = spawnSync(process.execPath, [CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], {
+    // A worker that dies mid-audit (here on purpose: the preload makes the first one exit) hands its work back to the main thread.
+    const crashed = spawnSync(process.execPath, ['--require', join(__dirname, 'helpers', 'crash-first-worker.js'), CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], {
       encoding: 'utf8',
-      env: { ...process.env, FLUX_JOB_GUARD_TEST_CRASH_WORKER: '1' },
     });
     assert.equal(crashed.stdout, one.stdout);
     assert.ok((JSON.parse(one.stdout) as JsonOutput).findings.length > 5, 'the comparison is over real findings');

@@ -1,5 +1,5 @@
 // Key completion and key hover in the contract file, from the contract's JSON
-// Schema (server/src/engine/services/contract-keys.ts): a table of texts with
+// Schema (server/src/engine/editor/contract-keys.ts): a table of texts with
 // the cursor at `|`, and the exact items (label, what they write, the range
 // they replace) or hover (text, span) each must give; negative controls where
 // nothing is to be offered.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { contractCompletions, contractKeyHover, withDocLinks } from '../server/src/engine/services/contract-keys';
+import { contractCompletions, contractKeyHover, withDocLinks } from '../server/src/engine/editor/contract-keys';
 
 const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'flux-job-guard.schema.json'), 'utf8')) as {
   properties: { rules: { properties: Record<string, unknown> } };

@@ -4,12 +4,12 @@
 // through the engine's own audit() over an in-memory repository.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { audit, AuditResult } from '../server/src/engine/audit';
+import { audit, AuditResult } from '../server/src/engine/pipeline/audit';
 import { loadContract } from '../server/src/engine/contract/load';
 import { DEFAULT_INCLUDE } from '../server/src/engine/contract/model';
-import type { ReadResult, RepoFs } from '../server/src/engine/repo-fs';
+import type { ReadResult, RepoFs } from '../server/src/engine/base/repo-fs';
 import { RULE_IDS } from '../server/src/engine/rules';
-import type { Finding } from '../server/src/engine/types';
+import type { Finding } from '../server/src/engine/base/types';
 import { applyFileEdits, lines } from './helpers/table';
 
 const CONTRACT = '.flux-job-guard.yaml';

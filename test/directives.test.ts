@@ -5,9 +5,9 @@
 // directive (or with the wrong one) still reports the finding.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AuditResult } from '../server/src/engine/audit';
-import { DIRECTIVE, withDisableFixes } from '../server/src/engine/directives';
-import type { Finding } from '../server/src/engine/types';
+import type { AuditResult } from '../server/src/engine/pipeline/audit';
+import { DIRECTIVE, withDisableFixes } from '../server/src/engine/pipeline/directives';
+import type { Finding } from '../server/src/engine/base/types';
 import { Project } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';
 import { auditFiles, memoryFs } from './helpers/memory-fs';

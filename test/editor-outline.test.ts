@@ -6,10 +6,11 @@
 // applies is no workspace symbol.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hoverAt, plainLink } from '../server/src/engine/services/hover';
-import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engine/services/job-lens';
-import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/services/resource-facts';
-import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/services/workspace-symbols';
+import { hoverAt } from '../server/src/engine/editor/hover';
+import { plainLink } from '../server/src/engine/editor/link';
+import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engine/editor/job-lens';
+import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/editor/resource-facts';
+import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/editor/workspace-symbols';
 import { kustomization } from './helpers/flux-fixtures';
 import { ARCHIVED, GOTK_SYNC, JOB, repo, Repo } from './helpers/symbols-fixture';
 

@@ -6,10 +6,10 @@
 // file Flux does not apply is never touched, a secret's value never shows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { variableCompletion } from '../server/src/engine/services/completion';
-import { inlayHints } from '../server/src/engine/services/inlay-hints';
-import { prepareVariableRename, renameVariable, NOT_A_VARIABLE } from '../server/src/engine/services/rename';
-import { variableSites, variableTargetAt } from '../server/src/engine/services/variable-sites';
+import { variableCompletion } from '../server/src/engine/editor/completion';
+import { inlayHints } from '../server/src/engine/editor/inlay-hints';
+import { prepareVariableRename, renameVariable, NOT_A_VARIABLE } from '../server/src/engine/editor/rename';
+import { variableSites, variableTargetAt } from '../server/src/engine/editor/variable-sites';
 import { kustomization } from './helpers/flux-fixtures';
 import { auditFiles, brief } from './helpers/memory-fs';
 import { APPS, ARCHIVED, at, FILES, GOTK_SYNC, JOB, repo, Repo, SCRIPT, SECRETS, SETTINGS } from './helpers/symbols-fixture';

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envsubst, EnvsubstResult, ExpressionOccurrence, scanSubstitutions, validateVarName, VALID_VAR_NAME } from '../server/src/engine/flux/envsubst';
+import { envsubst, EnvsubstResult, validateVarName, VALID_VAR_NAME } from '../server/src/engine/flux/substitution/envsubst/template';
+import { scanSubstitutions } from '../server/src/engine/flux/substitution/envsubst/occurrences';
+import { ExpressionOccurrence } from '../server/src/engine/flux/substitution/envsubst/node';
 import { runEnvsubst } from '../server/src/cli/envsubst-command';
 
 interface Vector {

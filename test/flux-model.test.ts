@@ -6,7 +6,7 @@
 // the annotation, without the contract key goes red.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Finding } from '../server/src/engine/types';
+import type { Finding } from '../server/src/engine/base/types';
 import { auditFiles, brief } from './helpers/memory-fs';
 import { applyFileEdits } from './helpers/table';
 

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeFile } from '../server/src/engine/analyze';
+import { analyzeFile } from '../server/src/engine/pipeline/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { globMatcher, globToRegExp, matchesAny } from '../server/src/engine/glob';
-import { LineIndex } from '../server/src/engine/text';
-import { documentBoundaries, parseYamlFile } from '../server/src/engine/yaml-docs';
+import { globMatcher, globToRegExp, matchesAny } from '../server/src/engine/base/glob';
+import { LineIndex } from '../server/src/engine/yaml/line-index';
+import { documentBoundaries, parseYamlFile } from '../server/src/engine/yaml/documents';
 import { parseAllDocuments } from 'yaml';
-import type { Finding } from '../server/src/engine/types';
+import type { Finding } from '../server/src/engine/base/types';
 import { Analyzer, applyLspEdits, auditAnalyzer, checkWorld, CONTRACT, fileAnalyzer, manifestArb, properties, RunStats, World } from './helpers/arbitraries';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240611);

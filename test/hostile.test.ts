@@ -10,13 +10,13 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { analyzeFile } from '../server/src/engine/analyze';
-import { audit } from '../server/src/engine/audit';
+import { analyzeFile } from '../server/src/engine/pipeline/analyze';
+import { audit } from '../server/src/engine/pipeline/audit';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/repo-fs';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/base/repo-fs';
 import { RULE_IDS } from '../server/src/engine/rules';
-import { LineIndex } from '../server/src/engine/text';
-import type { Finding } from '../server/src/engine/types';
+import { LineIndex } from '../server/src/engine/yaml/line-index';
+import type { Finding } from '../server/src/engine/base/types';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';
 import { applyLspEdits, LspText, rangeOffsets } from './helpers/arbitraries';
 import type { JsonFinding } from '../server/src/cli/formats';

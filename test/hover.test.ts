@@ -3,9 +3,10 @@
 // something to show, a secret's value never appears.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildRepoIndex } from '../server/src/engine/audit';
+import { buildRepoIndex } from '../server/src/engine/pipeline/audit';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { hoverAt, plainLink } from '../server/src/engine/services/hover';
+import { hoverAt } from '../server/src/engine/editor/hover';
+import { plainLink } from '../server/src/engine/editor/link';
 import { memoryFs } from './helpers/memory-fs';
 
 const ks = (name: string, extra: string) =>

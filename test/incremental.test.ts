@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
-import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine/analyze';
+import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine/pipeline/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/incremental';
-import { parseYamlFile } from '../server/src/engine/yaml-docs';
-import { summarizeFile } from '../server/src/engine/repo-index';
-import type { ParsedDocument } from '../server/src/engine/yaml-docs';
+import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/pipeline/incremental';
+import { parseYamlFile } from '../server/src/engine/yaml/documents';
+import { summarizeFile } from '../server/src/engine/pipeline/repo-index';
+import type { ParsedDocument } from '../server/src/engine/yaml/documents';
 import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
 
 const contract = defaultContract('.flux-job-guard.yaml');

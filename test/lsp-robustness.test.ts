@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CancellationTokenSource, ResponseError } from 'vscode-languageserver-protocol/node';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
-import { analyzeFile } from '../server/src/engine/analyze';
+import { analyzeFile } from '../server/src/engine/pipeline/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { applyLspEdits } from './helpers/arbitraries';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
-import { applyDirectives } from '../server/src/engine/directives';
+import { applyDirectives } from '../server/src/engine/pipeline/directives';
 import { RULE_IDS } from '../server/src/engine/rules';
 
 /** The test client, plus every publish in order and the server's log (an analysis that throws is logged there). */

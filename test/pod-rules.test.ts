@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { audit } from '../server/src/engine/audit';
+import { audit } from '../server/src/engine/pipeline/audit';
 import { gitHeadReader } from '../server/src/node/git-head';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';
 import { bumpRevision } from '../server/src/engine/rules/job-immutable-template';

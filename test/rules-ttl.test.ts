@@ -4,7 +4,7 @@
 // The harness re-analyses after each fix and checks the fixed finding is gone.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RepoIndex } from '../server/src/engine/repo-index';
+import { RepoIndex } from '../server/src/engine/pipeline/repo-index';
 import { analyse, crlf, DEFAULT_FILE, lines, ruleTable } from './helpers/table';
 
 const PLACEHOLDER = '# converges: TODO say why a second run reaches the same state and does not fail';

@@ -1,10 +1,10 @@
-// Which syntax findings the editor holds while the user types (engine/services/typing-hold.ts):
+// Which syntax findings the editor holds while the user types (engine/editor/typing-hold.ts):
 // a table of lines, the edit just made, and whether the finding on the line waits.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scanSubstitutions } from '../server/src/engine/flux/envsubst';
-import { holdWhileTyping } from '../server/src/engine/services/typing-hold';
-import type { Finding } from '../server/src/engine/types';
+import { scanSubstitutions } from '../server/src/engine/flux/substitution/envsubst/occurrences';
+import { holdWhileTyping } from '../server/src/engine/editor/typing-hold';
+import type { Finding } from '../server/src/engine/base/types';
 
 /** The syntax findings of a one-line text, as the rule reports them (range from the lexer). */
 function syntaxFindings(text: string): Finding[] {

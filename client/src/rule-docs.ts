@@ -5,7 +5,7 @@
 // so it opens in any host, desktop or browser, without a network.
 import * as vscode from 'vscode';
 import rulesMarkdown from '../../docs/rules.md';
-import { ruleHeadingLines } from '../../server/src/engine/docs';
+import { ruleHeadingLines } from '../../server/src/engine/rules/docs';
 
 export const DOCS_SCHEME = 'flux-job-guard-docs';
 export const RULES_DOC = vscode.Uri.from({ scheme: DOCS_SCHEME, path: '/rules.md' });

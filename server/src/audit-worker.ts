@@ -2,14 +2,14 @@
 // its share of the repository for pass 1, keeps the texts that need rules
 // (and the parses it made, within a budget), and analyses files in pass 2
 // with what the main thread's model says of each.
-import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/audit';
-import type { FileContext } from './engine/repo-analysis';
-import type { AccountList } from './engine/repo-index';
+import { parentPort, workerData } from 'node:worker_threads';
+import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/pipeline/audit';
+import type { FileContext } from './engine/pipeline/repo-analysis';
+import type { AccountList } from './engine/pipeline/repo-index';
 import { gitHeadReader } from './node/git-head';
 import { WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
-import { OverlayFs } from './engine/repo-fs';
+import { OverlayFs } from './engine/base/repo-fs';
 
 const setup = workerData as WorkerSetup & Partial<WholeAuditSetup> & { role?: 'audit' };
 const overlay = new OverlayFs(new NodeRepoFs(setup.root, setup.maxFileSize, true));
@@ -19,9 +19,6 @@ const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
 /** The repository's ServiceAccounts, sent once before pass 2. */
 let accounts: AccountList = [];
-
-// Tests prove a dying worker does not fail the audit: this one dies on its first message.
-const crashOnPurpose = process.env.FLUX_JOB_GUARD_TEST_CRASH_WORKER === '1' && threadId === 1;
 
 type Message = { id: number; kind: 'scan'; paths: string[]; inputs?: boolean } | { id: number; kind: 'accounts'; accounts: AccountList } | { id: number; kind: 'analyze'; contexts: FileContext[] };
 
@@ -53,7 +50,6 @@ if (setup.role === 'audit') void wholeAudit();
 else parentPort!.on('message', (message: Message) => void answer(message));
 
 async function answer(message: Message): Promise<void> {
-  if (crashOnPurpose) process.exit(3);
   try {
     parentPort!.postMessage({ id: message.id, result: await handle(message) });
   } catch (error) {

@@ -1,7 +1,7 @@
 // The language server on Node (desktop VS Code, `flux-job-guard lsp --stdio`).
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { NodeRepoFs } from './node/node-repo-fs';
-import type { RepoFs } from './engine/repo-fs';
+import type { RepoFs } from './engine/base/repo-fs';
 import { gitHeadReader } from './node/git-head';
 import { auditInWorker } from './node/audit-workers';
 import { startServer } from './lsp/server';

@@ -8,13 +8,14 @@
 // deterministic. Shared by test/fuzz.test.ts (a bounded run) and
 // scripts/fuzz.mjs (the long run).
 import * as fc from 'fast-check';
-import { analyzeFile, FileRole } from '../../server/src/engine/analyze';
-import { audit } from '../../server/src/engine/audit';
+import { analyzeFile } from '../../server/src/engine/pipeline/analyze';
+import { FileRole } from '../../server/src/engine/pipeline/repo-index';
+import { audit } from '../../server/src/engine/pipeline/audit';
 import { loadContract } from '../../server/src/engine/contract/load';
-import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../../server/src/engine/repo-fs';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../../server/src/engine/base/repo-fs';
 import { RULE_IDS } from '../../server/src/engine/rules';
-import type { FileEdit, Finding, Fix, Position, Range } from '../../server/src/engine/types';
-import { documentBoundaries, parseYamlFile } from '../../server/src/engine/yaml-docs';
+import type { FileEdit, Finding, Fix, Position, Range } from '../../server/src/engine/base/types';
+import { documentBoundaries, parseYamlFile } from '../../server/src/engine/yaml/documents';
 
 export const CONTRACT = '.flux-job-guard.yaml';
 

@@ -1,7 +1,7 @@
 // An in-memory repository for engine tests: paths to texts.
-import { audit, AuditOptions, AuditResult } from '../../server/src/engine/audit';
-import type { ReadResult, RepoFs } from '../../server/src/engine/repo-fs';
-import type { Finding } from '../../server/src/engine/types';
+import { audit, AuditOptions, AuditResult } from '../../server/src/engine/pipeline/audit';
+import type { ReadResult, RepoFs } from '../../server/src/engine/base/repo-fs';
+import type { Finding } from '../../server/src/engine/base/types';
 
 export function memoryFs(files: Record<string, string>): RepoFs {
   return {

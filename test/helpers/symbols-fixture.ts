@@ -3,9 +3,9 @@
 // substituteFrom a ConfigMap and a SOPS Secret, Kustomization `infra` with a
 // variable of its own, a Job, a script a configMapGenerator reads, and an
 // archived Job nothing applies (the negative controls).
-import { readContract, buildRepoIndex } from '../../server/src/engine/audit';
+import { readContract, buildRepoIndex } from '../../server/src/engine/pipeline/audit';
 import type { Contract } from '../../server/src/engine/contract/model';
-import type { RepoIndex } from '../../server/src/engine/repo-index';
+import type { RepoIndex } from '../../server/src/engine/pipeline/repo-index';
 import { gotkSync, job, kustomization } from './flux-fixtures';
 import { memoryFs } from './memory-fs';
 

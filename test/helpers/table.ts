@@ -8,12 +8,13 @@
 // leave a contract that loads without a problem.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { analyzeFile, FileAnalysis, FileRole } from '../../server/src/engine/analyze';
+import { analyzeFile, FileAnalysis } from '../../server/src/engine/pipeline/analyze';
+import { FileRole } from '../../server/src/engine/pipeline/repo-index';
 import { checkContractEntries } from '../../server/src/engine/contract/checks';
 import { loadContract } from '../../server/src/engine/contract/load';
 import type { Contract, Settings } from '../../server/src/engine/contract/model';
 import { RULE_IDS } from '../../server/src/engine/rules';
-import type { FileEdit, Finding, Fix, Severity } from '../../server/src/engine/types';
+import type { FileEdit, Finding, Fix, Severity } from '../../server/src/engine/base/types';
 
 export const CONTRACT_PATH = '.flux-job-guard.yaml';
 export const DEFAULT_FILE = 'kubernetes/apps/job.yaml';

@@ -3,7 +3,7 @@
 // RepoFs does (decodeFile: BOM dropped, binary and bad UTF-8 refused).
 import type { Connection } from 'vscode-languageserver';
 import { URI, Utils } from 'vscode-uri';
-import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../engine/repo-fs';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { Requests } from '../shared/settings';
 import type { ListFilesParams, ListFilesResult, ReadFileParams, ReadFileResult } from './protocol';
 

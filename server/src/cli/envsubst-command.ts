@@ -8,9 +8,9 @@
 // default spanning lines fails there), and the output is exactly the result, no newline added.
 // --var stands for a `postBuild.substitute` key: its name is validated and newlines are removed
 // from its value, as kustomize-controller does; it wins over --env.
-import { envsubst, validateVarName } from '../engine/flux/envsubst';
+import { envsubst, validateVarName } from '../engine/flux/substitution/envsubst/template';
 
-export interface EnvsubstCommandResult {
+interface EnvsubstCommandResult {
   stdout: string;
   stderr: string;
   exitCode: number;

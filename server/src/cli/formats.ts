@@ -1,10 +1,10 @@
 // The CLI's output formats (cli.md): text, json and SARIF 2.1.0. Lines and
 // columns are 1-based; columns count UTF-16 code units, as LSP does.
-import type { AuditResult } from '../engine/audit';
-import { summaryLine } from '../engine/summary-line';
+import type { AuditResult } from '../engine/pipeline/audit';
+import { summaryLine } from '../engine/pipeline/summary-line';
 import { ALL_RULES } from '../engine/rules';
-import type { Finding } from '../engine/types';
-import { docsUrl } from '../engine/docs';
+import type { Finding } from '../engine/base/types';
+import { docsUrl } from '../engine/rules/docs';
 
 export function formatText(result: AuditResult, findings: Finding[]): string {
   const lines = findings.map((f) => `${f.file}:${f.range.start.line + 1}:${f.range.start.character + 1}: ${f.severity} ${f.rule} ${f.message}`);

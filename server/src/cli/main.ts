@@ -5,18 +5,17 @@
 //   lsp --stdio
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { audit } from '../engine/audit';
+import { audit } from '../engine/pipeline/audit';
 import { CONTRACT_FILE_NAME } from '../engine/contract/model';
-import { ReadResult, RepoFs } from '../engine/repo-fs';
+import { ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { NodeRepoFs } from '../node/node-repo-fs';
 import { gitHeadReader } from '../node/git-head';
 import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
-import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/repo-fs';
+import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
-export { VERSION };
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 

@@ -19,7 +19,7 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { newContractText } from '../engine/contract/edit';
-import { contractCompletions, contractKeyHover, RuleDocLink } from '../engine/services/contract-keys';
+import { contractCompletions, contractKeyHover, RuleDocLink } from '../engine/editor/contract-keys';
 import type { CreateContractResult } from '../shared/settings';
 import type { Project } from './project';
 

@@ -1,6 +1,6 @@
 // Engine findings and fixes as LSP diagnostics and workspace edits.
 import { CodeAction, CodeActionKind, CreateFile, Diagnostic, DiagnosticSeverity, OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import type { Finding, Fix } from '../engine/types';
+import type { Finding, Fix } from '../engine/base/types';
 
 export const SOURCE = 'flux-job-guard';
 

@@ -1,7 +1,7 @@
 // "Escape all in this file": every preferred one-file fix of the Flux
 // substitution hazards, merged into one edit (usable from
 // `editor.codeActionsOnSave` as `source.fixAll.fluxJobGuard`).
-import type { Finding, Fix } from '../engine/types';
+import type { Finding, Fix } from '../engine/base/types';
 
 export const FIX_ALL_KIND = 'source.fixAll.fluxJobGuard';
 

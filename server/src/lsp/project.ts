@@ -1,27 +1,27 @@
 // One workspace folder as the server sees it: its contract, its repository
 // index and the analysis of its files. No LSP types here: the connection
 // layer (server.ts) turns what this returns into diagnostics and edits.
-import type { FileAnalysis } from '../engine/analyze';
-import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/repo-analysis';
-import { inputFacts } from '../engine/flux/input-facts';
-import { isAnalyzed } from '../engine/scope';
-import { isYamlPath } from '../engine/paths';
-import { isKustomizationFile } from '../engine/flux/facts';
-import { DocumentSession } from '../engine/incremental';
-import { chunkKey } from '../engine/text';
-import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml-docs';
-import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/audit';
+import type { FileAnalysis } from '../engine/pipeline/analyze';
+import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/pipeline/repo-analysis';
+import { inputFacts } from '../engine/flux/facts/generator-inputs';
+import { isAnalyzed } from '../engine/pipeline/scope';
+import { isYamlPath } from '../engine/base/paths';
+import { isKustomizationFile } from '../engine/flux/facts/model';
+import { DocumentSession } from '../engine/pipeline/incremental';
+import { chunkKey } from '../engine/yaml/line-index';
+import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml/documents';
+import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames, skippedFinding } from '../engine/pipeline/audit';
 import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
-import { OverlayFs, ReadResult, RepoFs } from '../engine/repo-fs';
-export { OverlayFs };
-import { RepoIndex } from '../engine/repo-index';
-import { DIRECTIVE, withDirectives } from '../engine/directives';
-import { applySeverities } from '../engine/severity';
-import type { Finding } from '../engine/types';
+import { OverlayFs, ReadResult, RepoFs } from '../engine/base/repo-fs';
+import { RepoIndex } from '../engine/pipeline/repo-index';
+import { DIRECTIVE, withDirectives } from '../engine/pipeline/directives';
+import { applySeverities } from '../engine/pipeline/severity';
+import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { describeVariable, hoverAt, HoverResult, Link, plainLink } from '../engine/services/hover';
-import { renderAsFlux, variableAt } from '../engine/services/substitution-info';
+import { describeVariable, hoverAt, HoverResult } from '../engine/editor/hover';
+import { Link, plainLink } from '../engine/editor/link';
+import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
 /** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */

@@ -21,17 +21,17 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver';
-import { LineIndex } from '../engine/text';
+import { LineIndex } from '../engine/yaml/line-index';
 import { FIX_ALL_KIND, fixAllEdit } from './fix-all';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
-import { sortFindings } from '../engine/audit';
-import { withDisableFixes } from '../engine/directives';
-import type { RepoFs } from '../engine/repo-fs';
-import type { HeadReader } from '../engine/repo-analysis';
-import { auditLogLine, summaryLine } from '../engine/summary-line';
-import type { Finding } from '../engine/types';
-import { holdWhileTyping, RecentEdit } from '../engine/services/typing-hold';
+import { sortFindings } from '../engine/pipeline/audit';
+import { withDisableFixes } from '../engine/pipeline/directives';
+import type { RepoFs } from '../engine/base/repo-fs';
+import type { HeadReader } from '../engine/pipeline/repo-analysis';
+import { auditLogLine, summaryLine } from '../engine/pipeline/summary-line';
+import type { Finding } from '../engine/base/types';
+import { holdWhileTyping, RecentEdit } from '../engine/editor/typing-hold';
 import { AuditFolderSummary, AuditResponse, DEFAULT_SETTINGS, FluxJobGuardSettings, InitializationOptions, Notifications, Requests, SECTION, ServerCommands, withDefaults } from '../shared/settings';
 import { VERSION } from '../shared/version';
 import { AuditStatus } from './audit-status';

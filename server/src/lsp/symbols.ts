@@ -30,16 +30,16 @@ import {
   WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { LineIndex } from '../engine/text';
-import { variableCompletion } from '../engine/services/completion';
-import { plainLink } from '../engine/services/hover';
-import { inlayHints } from '../engine/services/inlay-hints';
-import { jobCycleExplanation, jobLenses } from '../engine/services/job-lens';
-import { prepareVariableRename, renameVariable } from '../engine/services/rename';
-import { ChunkCache, MAY_BE_JOB, ResourceFacts, resourcesIn } from '../engine/services/resource-facts';
-import { isYamlText } from '../engine/services/substituted-text';
-import { ReadText, variableSites, variableTargetAt } from '../engine/services/variable-sites';
-import { JobSymbols, kustomizationSymbols, MAX_SYMBOLS, WorkspaceSymbolItem } from '../engine/services/workspace-symbols';
+import { LineIndex } from '../engine/yaml/line-index';
+import { variableCompletion } from '../engine/editor/completion';
+import { plainLink } from '../engine/editor/link';
+import { inlayHints } from '../engine/editor/inlay-hints';
+import { jobCycleExplanation, jobLenses } from '../engine/editor/job-lens';
+import { prepareVariableRename, renameVariable } from '../engine/editor/rename';
+import { ChunkCache, MAY_BE_JOB, ResourceFacts, resourcesIn } from '../engine/editor/resource-facts';
+import { isYamlText } from '../engine/editor/substituted-text';
+import { ReadText, variableSites, variableTargetAt } from '../engine/editor/variable-sites';
+import { JobSymbols, kustomizationSymbols, MAX_SYMBOLS, WorkspaceSymbolItem } from '../engine/editor/workspace-symbols';
 import { SHOW_JOB_CYCLE, ShowJobCycleArgs } from '../shared/settings';
 import type { Project } from './project';
 

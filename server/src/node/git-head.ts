@@ -4,7 +4,7 @@
 // One `git cat-file --batch` process answers every read (a process per file
 // cost the audit of a 300-Job repository seconds of spawning).
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import type { HeadReader } from '../engine/repo-analysis';
+import type { HeadReader } from '../engine/pipeline/repo-analysis';
 
 const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 

@@ -3,7 +3,7 @@
 // inside it, and linked folders are not descended (no loops, no escapes).
 import { lstatSync, promises as fs, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/repo-fs';
+import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/base/repo-fs';
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 

@@ -1,6 +1,6 @@
 // Settings and custom requests shared by the VS Code client and the server,
 // so both sides agree on names and shapes (as vscode-eslint does).
-import type { SeveritySetting } from '../engine/types';
+import type { SeveritySetting } from '../engine/base/types';
 
 export const SECTION = 'fluxJobGuard';
 

@@ -1,12 +1,12 @@
 // The contract checked against the manifests, in both directions: every entry
 // must name an existing file, a Job in it, and still match it; no Job may be
 // covered twice; and an audit that finds zero Jobs fails.
-import type { JobRecord } from '../analyze';
-import { makeFinding } from '../analyze';
+import type { JobRecord } from '../pipeline/analyze';
+import { makeFinding } from '../pipeline/analyze';
 import { CONTRACT_DUPLICATE, CONTRACT_FILE_MISSING, CONTRACT_NO_JOB, CONTRACT_NO_JOBS, CONTRACT_STALE } from '../rules/catalogue';
-import { LineIndex } from '../text';
-import type { Finding, Fix, RuleMeta } from '../types';
-import { deleteLines } from '../yaml-edit';
+import { LineIndex } from '../yaml/line-index';
+import type { Finding, Fix, RuleMeta } from '../base/types';
+import { deleteLines } from '../yaml/edit';
 import type { Contract, Span, TtlEntry } from './model';
 
 /** What the repository holds at a path an entry names. */

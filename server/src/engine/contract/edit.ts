@@ -1,14 +1,13 @@
 // Quick-fix edits of the contract file: add a Job to a list (creating the
 // file or the keys when they are missing) or update an entry's value. The
 // reason is a placeholder a person must replace.
-import { LineIndex } from '../text';
-import type { FileEdit } from '../types';
-import { appendListEntries, appendListEntry, yamlString } from '../yaml-edit';
-import { asMap, parseYamlFile, ParsedDocument } from '../yaml-docs';
-import { relativePath } from '../paths';
+import { LineIndex } from '../yaml/line-index';
+import type { FileEdit } from '../base/types';
+import { appendListEntries, appendListEntry, yamlString } from '../yaml/edit';
+import { asMap, parseYamlFile, ParsedDocument } from '../yaml/documents';
+import { relativePath } from '../base/paths';
 import { Contract, contractDir, TtlListName } from './model';
-
-export const REASON_PLACEHOLDER = 'TODO write why this Job is an exception';
+import { CONTRACT_ENTRY_REASON_PLACEHOLDER } from '../base/placeholders';
 
 /** The first line of a contract file a quick fix (or the Create Contract File command) writes. */
 export const CONTRACT_HEADER = '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.';
@@ -34,7 +33,7 @@ export function contractEntryEdit(contract: Contract, list: TtlListName, file: s
   const itemLines = [`file: ${yamlString(relativePath(contractDir(contract.path), file))}`];
   if (job !== null) itemLines.push(`job: ${yamlString(job)}`);
   if (list === 'otherFinishTimeout') itemLines.push(`value: ${value}`);
-  itemLines.push(`reason: ${REASON_PLACEHOLDER}`);
+  itemLines.push(`reason: ${CONTRACT_ENTRY_REASON_PLACEHOLDER}`);
   if (!contract.exists) {
     const body = ['ttl:', `  ${list}:`, ...itemLines.map((line, i) => `    ${i === 0 ? '- ' : '  '}${line}`)].join('\n');
     return { file: contract.path, range: zeroRange(), newText: `${CONTRACT_HEADER}\n${body}\n`, create: true };

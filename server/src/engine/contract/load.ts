@@ -1,18 +1,14 @@
 // Reads the contract file and checks it against contract.md's schema. Every
 // problem becomes a `contract-invalid` (or `contract-reason-missing`) finding
 // on the key that is wrong; the rest of the file still counts.
-import { LineIndex } from '../text';
-import type { Finding, SeveritySetting } from '../types';
-import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFile, ParsedDocument, YAMLMap } from '../yaml-docs';
+import { LineIndex } from '../yaml/line-index';
+import type { Finding, SeveritySetting } from '../base/types';
+import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFile, ParsedDocument, YAMLMap } from '../yaml/documents';
 import { Contract, contractDir, DEFAULT_CONVERGENCE_NOTE, DEFAULT_INCLUDE, DEFAULT_REQUIRED_TTL, ExternalAccount, Settings, Span, TtlEntry, TtlListName } from './model';
-import { joinRepoPath } from '../paths';
-import type { OffsetEdit } from '../yaml-edit';
-
-/** A reason a quick fix wrote (`TODO …`) that nobody replaced yet. */
-export function isPlaceholderReason(reason: string): boolean {
-  return /^TODO\b/i.test(reason.trim());
-}
-import { globProblem } from '../glob';
+import { joinRepoPath } from '../base/paths';
+import type { OffsetEdit } from '../yaml/edit';
+import { globProblem } from '../base/glob';
+import { isPlaceholderReason } from '../base/placeholders';
 
 /** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
 const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';

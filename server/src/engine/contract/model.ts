@@ -1,10 +1,7 @@
 // The contract file (`.flux-job-guard.yaml`) as the engine sees it, with the
 // source spans of every entry so findings can point at them.
-import type { SeveritySetting } from '../types';
-import { FluxConfig, NO_FLUX_CONFIG } from '../flux/roots';
-
-export { NO_FLUX_CONFIG };
-export type { FluxConfig };
+import type { SeveritySetting } from '../base/types';
+import type { FluxConfig } from '../flux/model/roots';
 
 export const CONTRACT_FILE_NAME = '.flux-job-guard.yaml';
 export const DEFAULT_INCLUDE = ['**/*.yaml', '**/*.yml'];

@@ -1,7 +1,7 @@
 // Metadata of every rule the engine can report, for the contract's `rules:`
 // map, SARIF descriptors and documentation links. Rules with a check module
 // re-use these objects, so an id is written in exactly one place.
-import type { RuleMeta } from '../types';
+import type { RuleMeta } from '../base/types';
 
 const meta = (id: string, defaultSeverity: RuleMeta['defaultSeverity'], summary: string): RuleMeta => ({ id, defaultSeverity, summary });
 

@@ -2,11 +2,11 @@
 // resource with its repository context (the Flux Kustomizations that build
 // it, the ServiceAccounts the repository declares, the file at git HEAD).
 import type { Contract } from '../contract/model';
-import type { Builder } from '../flux/graph';
-import type { LineIndex } from '../text';
-import type { Finding, Fix, RuleMeta } from '../types';
-import type { ParsedDocument } from '../yaml-docs';
-import type { OffsetEdit } from '../yaml-edit';
+import type { Builder } from '../flux/model/world';
+import type { LineIndex } from '../yaml/line-index';
+import type { Finding, Fix, RuleMeta } from '../base/types';
+import type { ParsedDocument } from '../yaml/documents';
+import type { OffsetEdit } from '../yaml/edit';
 
 export interface RepositoryFacts {
   /** Whether a ServiceAccount document in the repository declares `name` in `namespace` (null: unknown namespace). */

@@ -9,8 +9,8 @@
  */
 import { FLUX_UNDEFINED } from './catalogue';
 import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
-import type { ExpressionOccurrence } from '../flux/envsubst';
-import type { Finding, Fix } from '../types';
+import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
+import type { Finding, Fix } from '../base/types';
 
 export const fluxSubstitutionUndefined: SubstitutionRule = {
   meta: FLUX_UNDEFINED,

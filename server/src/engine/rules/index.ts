@@ -1,5 +1,5 @@
 // The registry of rules: Job rules run per Job; the catalogue lists every id.
-import type { RuleMeta } from '../types';
+import type { RuleMeta } from '../base/types';
 import * as catalogue from './catalogue';
 import type { JobRule } from './rule';
 import type { DocumentRule } from './document-rule';
@@ -14,6 +14,12 @@ import { ttlInvalid } from './ttl-invalid';
 import { ttlMisplaced } from './ttl-misplaced';
 import { ttlMissing } from './ttl-missing';
 import { ttlUnexpectedValue } from './ttl-unexpected-value';
+import { fluxSubstitutionBareDollar } from './flux-substitution-bare-dollar';
+import { fluxSubstitutionDefault } from './flux-substitution-default';
+import { fluxSubstitutionPid } from './flux-substitution-pid';
+import { fluxSubstitutionSyntax } from './flux-substitution-syntax';
+import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
+import { SubstitutionRule } from './substitution-rule';
 
 export const JOB_RULES: readonly JobRule[] = [ttlMissing, ttlUnexpectedValue, ttlForbidden, ttlMisplaced, ttlInvalid, ttlConvergenceNote];
 
@@ -30,3 +36,5 @@ export const RULE_IDS: ReadonlySet<string> = new Set(ALL_RULES.map((rule) => rul
 export function ruleMeta(id: string): RuleMeta | undefined {
   return ALL_RULES.find((rule) => rule.id === id);
 }
+
+export const SUBSTITUTION_RULES: readonly SubstitutionRule[] = [fluxSubstitutionSyntax, fluxSubstitutionUndefined, fluxSubstitutionDefault, fluxSubstitutionPid, fluxSubstitutionBareDollar];

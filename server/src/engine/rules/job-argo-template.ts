@@ -5,8 +5,8 @@
  * container gets the braces literally. No fix: the value has to come from
  * somewhere else (an env var, a Flux variable, a ConfigMap).
  */
-import { forEachStringScalar, offsetMap } from '../flux/scalars';
-import { getString } from '../yaml-docs';
+import { forEachStringScalar, offsetMap } from '../flux/substitution/scalars';
+import { getString } from '../yaml/documents';
 import { JOB_ARGO_TEMPLATE } from './catalogue';
 import type { DocumentRule } from './document-rule';
 

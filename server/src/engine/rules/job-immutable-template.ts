@@ -7,10 +7,10 @@
  * Kustomization. Fixes: bump the name's revision suffix (`-r6` → `-r7`, or add
  * `-r2`); or add the force annotation. Silent when git is not available.
  */
-import { dataEqual } from '../data-equal';
-import { isJobDocument, jobFacts } from '../jobs';
-import { asMap, findPair, getNode, getString, nodeSpan, parseYamlFile, ParsedDocument } from '../yaml-docs';
-import { insertIntoBlockMap } from '../yaml-edit';
+import { dataEqual } from '../base/data-equal';
+import { isJobDocument, jobFacts } from '../k8s/jobs';
+import { asMap, findPair, getNode, getString, nodeSpan, parseYamlFile, ParsedDocument } from '../yaml/documents';
+import { insertIntoBlockMap } from '../yaml/edit';
 import { JOB_IMMUTABLE_TEMPLATE } from './catalogue';
 import type { DocumentRule } from './document-rule';
 

@@ -7,12 +7,12 @@
  * it, and every pod then fails before its first container starts. `default`
  * is exempt. Fix: list it in `serviceAccounts.external` with a reason.
  */
-import { podSpecOf } from '../pods';
-import { findPair, getString, nodeSpan, scalarText } from '../yaml-docs';
+import { podSpecOf } from '../k8s/pods';
+import { findPair, getString, nodeSpan, scalarText } from '../yaml/documents';
 import { POD_SERVICE_ACCOUNT_UNDECLARED } from './catalogue';
 import type { DocumentRule } from './document-rule';
-import { REASON_PLACEHOLDER } from '../contract/edit';
-import { yamlString } from '../yaml-edit';
+import { yamlString } from '../yaml/edit';
+import { CONTRACT_ENTRY_REASON_PLACEHOLDER } from '../base/placeholders';
 
 export const podServiceAccountUndeclared: DocumentRule = {
   meta: POD_SERVICE_ACCOUNT_UNDECLARED,
@@ -29,7 +29,7 @@ export const podServiceAccountUndeclared: DocumentRule = {
     if (listed) return [];
     const where = namespace ? ` in namespace ${namespace}` : '';
     const message = `ServiceAccount "${name}"${where} is not declared in this repository: whatever created it can delete it, and then every pod fails before its first container starts. Declare it here, or list it in serviceAccounts.external with the reason it lives elsewhere.`;
-    const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${REASON_PLACEHOLDER}`];
+    const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${CONTRACT_ENTRY_REASON_PLACEHOLDER}`];
     const fix = context.contractListFix(`List ServiceAccount "${name}" in serviceAccounts.external of ${context.contract.path}`, ['serviceAccounts', 'external'], itemLines);
     return [
       context.finding(this.meta, nodeSpan(parsed, pair.value)!, message, fix ? [fix] : [], getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null),

@@ -5,10 +5,10 @@
  * its own `/tmp`: the next step reads nothing. Fix (one edit): move the paths
  * to a shared `emptyDir` volume mounted at `/work` in each container.
  */
-import { forEachStringScalar, offsetMap } from '../flux/scalars';
-import { Container, podTemplate } from '../pods';
-import { asMap, asSeq, getNode, getString, isSeq, ParsedDocument, YAMLMap } from '../yaml-docs';
-import { appendListEntry, OffsetEdit } from '../yaml-edit';
+import { forEachStringScalar, offsetMap } from '../flux/substitution/scalars';
+import { Container, podTemplate } from '../k8s/pods';
+import { asMap, asSeq, getNode, getString, isSeq, ParsedDocument, YAMLMap } from '../yaml/documents';
+import { appendListEntry, OffsetEdit } from '../yaml/edit';
 import { POD_TMP_HANDOFF } from './catalogue';
 import type { DocumentRule } from './document-rule';
 

@@ -1,16 +1,12 @@
 // What a rule module is: its metadata (id, default severity, one-line summary)
 // and a check over the facts of one Job. Rules are pure: they get everything
 // through the context and return findings with their fixes.
-import type { Contract, TtlEntry, TtlListName } from '../contract/model';
-import type { JobFacts } from '../jobs';
-import type { LineIndex } from '../text';
-import type { Finding, Fix, RuleMeta } from '../types';
-import type { OffsetEdit } from '../yaml-edit';
-
-export interface JobCoverage {
-  noFinishTimeout: TtlEntry[];
-  otherFinishTimeout: TtlEntry[];
-}
+import type { Contract, TtlListName } from '../contract/model';
+import type { JobCoverage } from '../contract/coverage';
+import type { JobFacts } from '../k8s/jobs';
+import type { LineIndex } from '../yaml/line-index';
+import type { Finding, Fix, RuleMeta } from '../base/types';
+import type { OffsetEdit } from '../yaml/edit';
 
 export interface JobRuleContext {
   file: string;

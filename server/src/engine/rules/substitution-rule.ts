@@ -1,12 +1,13 @@
 // What a Flux substitution rule module is: metadata and a check of one
 // occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
 // context of the Kustomizations that build the file.
-import { NAME_PLACEHOLDER } from '../flux/facts';
-import type { ExpressionOccurrence } from '../flux/envsubst';
-import type { Builder, DefinedVariable } from '../flux/graph';
-import type { SourceOccurrence } from '../flux/scalars';
-import type { Finding, Fix, RelatedLocation, RuleMeta } from '../types';
-import type { OffsetEdit } from '../yaml-edit';
+import { NAME_PLACEHOLDER } from '../flux/facts/model';
+import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
+import type { SourceOccurrence } from '../flux/substitution/scalars';
+import type { Finding, Fix, RelatedLocation, RuleMeta } from '../base/types';
+import type { OffsetEdit } from '../yaml/edit';
 
 export interface SubstitutionContext {
   /** Builders whose postBuild substitutes this file (empty: no substitution happens). */

@@ -5,8 +5,8 @@
  * Flux re-run the Job about once a day; the comment is the record of why a
  * second run converges. No fix: a person writes the reason.
  */
-import { convergenceNote } from '../convergence';
-import { TTL_KEY } from '../jobs';
+import { convergenceNote } from './support/convergence-note';
+import { TTL_KEY } from '../k8s/jobs';
 import { jobLabel, JobRule } from './rule';
 
 export const ttlConvergenceNote: JobRule = {

@@ -4,8 +4,8 @@
  * controller deletes them and Flux re-runs the Job. Fix: remove the TTL and
  * the convergence comment above it.
  */
-import { TTL_KEY } from '../jobs';
-import { removeKeyEdit } from './ttl-edits';
+import { TTL_KEY } from '../k8s/jobs';
+import { removeKeyEdit } from './support/ttl-edits';
 import { jobLabel, JobRule } from './rule';
 
 export const ttlForbidden: JobRule = {

@@ -3,9 +3,9 @@
  * float, a negative number, null). Kubernetes rejects the Job. Fix: write the
  * integer it means, or the required value.
  */
-import { TTL_KEY, TtlFacts } from '../jobs';
-import type { OffsetEdit } from '../yaml-edit';
-import type { Fix } from '../types';
+import { TTL_KEY, TtlFacts } from '../k8s/jobs';
+import type { OffsetEdit } from '../yaml/edit';
+import type { Fix } from '../base/types';
 import { jobLabel, JobRule } from './rule';
 
 /** The non-negative integer a wrong TTL spells (`"86400"`, `8.64e4`), or null. */

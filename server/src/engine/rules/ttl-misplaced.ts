@@ -3,9 +3,9 @@
  * under its `spec` (under `spec.template.spec`, `metadata`, ...), where
  * Kubernetes ignores or rejects it. Fix: move it (with its comment) to `spec`.
  */
-import { TTL_KEY } from '../jobs';
-import { insertIntoBlockMap } from '../yaml-edit';
-import { movedKeyLines, removeKeyEdit } from './ttl-edits';
+import { TTL_KEY } from '../k8s/jobs';
+import { insertIntoBlockMap } from '../yaml/edit';
+import { movedKeyLines, removeKeyEdit } from './support/ttl-edits';
 import { jobLabel, JobRule } from './rule';
 
 export const ttlMisplaced: JobRule = {

@@ -4,10 +4,10 @@
  * deletes them. Fixes: insert the required TTL under `spec` with a convergence
  * comment placeholder above it; or list the Job in `noFinishTimeout`.
  */
-import { placeholderComment } from '../convergence';
-import { TTL_KEY } from '../jobs';
-import type { Fix } from '../types';
-import { insertIntoBlockMap } from '../yaml-edit';
+import { placeholderComment } from './support/convergence-note';
+import { TTL_KEY } from '../k8s/jobs';
+import type { Fix } from '../base/types';
+import { insertIntoBlockMap } from '../yaml/edit';
 import { jobLabel, JobRule } from './rule';
 
 export const ttlMissing: JobRule = {

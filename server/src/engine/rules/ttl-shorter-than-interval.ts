@@ -5,10 +5,10 @@
  * re-creates and re-runs it at almost every reconcile. An
  * `otherFinishTimeout` entry for the Job is the record that this is meant.
  */
-import { coverageOf } from '../analyze';
-import { isJobDocument, jobFacts, TTL_KEY } from '../jobs';
-import { humanDuration, parseGoDuration } from '../services/duration';
-import { describeRerun, rerunPeriod } from '../services/ttl-info';
+import { coverageOf } from '../contract/coverage';
+import { isJobDocument, jobFacts, TTL_KEY } from '../k8s/jobs';
+import { humanDuration, parseGoDuration } from '../base/duration';
+import { describeRerun, rerunPeriod } from '../k8s/ttl-cycle';
 import { TTL_SHORTER_THAN_INTERVAL } from './catalogue';
 import type { DocumentRule } from './document-rule';
 

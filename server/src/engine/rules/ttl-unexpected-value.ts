@@ -3,8 +3,8 @@
  * `ttl.required`, and no `otherFinishTimeout` entry allows exactly that value.
  * Fixes: set it to the required value; record it in `otherFinishTimeout`.
  */
-import { TTL_KEY } from '../jobs';
-import type { Fix } from '../types';
+import { TTL_KEY } from '../k8s/jobs';
+import type { Fix } from '../base/types';
 import { jobLabel, JobRule } from './rule';
 
 export const ttlUnexpectedValue: JobRule = {

@@ -1,0 +1,79 @@
+// Hover text (Markdown) for what sits under the cursor: a `${NAME}` that
+// Flux substitutes, or a Job's `ttlSecondsAfterFinished`. Each thing is said
+// once: Kustomizations with the same outcome share one line, a long list is
+// cut short, every file mentioned is a link, and the rendered line is shown
+// only when there is one to show.
+import type { Contract } from '../contract/model';
+import type { DefinedVariable } from '../flux/model/variables';
+import type { Builder } from '../flux/model/world';
+import type { RepoIndex } from '../pipeline/repo-index';
+import { SECRET_MASK, variableAt, VariableInfo } from './substitution-info';
+import { describeTtlCycle, ttlAt } from './ttl-info';
+import type { Link } from './link';
+
+export interface HoverResult {
+  markdown: string;
+  span: [number, number];
+}
+
+/** How many Kustomizations a hover names before it says "and N more". */
+const SHOWN = 3;
+
+export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link): HoverResult | null {
+  const variable = variableAt(index, contract, path, text, offset);
+  if (variable) return { markdown: describeVariable(variable, contract, link), span: variable.span };
+  const cycle = ttlAt(index, path, text, offset);
+  if (cycle) return { markdown: describeTtlCycle(cycle, contract, link), span: cycle.span };
+  return null;
+}
+
+/** `Kustomization `apps` (link)`, several joined, a long list cut short. */
+export function kustomizationList(builders: Builder[], link: Link): string {
+  const named = builders.slice(0, SHOWN).map(({ kustomization: k, world }) => {
+    const where = k.file ? ` (${link(k.file, { line: k.line })})` : '';
+    return `\`${k.name}\`${world.count > 1 ? ` in ${world.label}` : ''}${where}`;
+  });
+  const more = builders.length > SHOWN ? `, and ${builders.length - SHOWN} more` : '';
+  return `Kustomization${builders.length > 1 ? 's' : ''} ${named.join(', ')}${more}`;
+}
+
+export function describeVariable(info: VariableInfo, contract: Contract, link: Link): string {
+  const name = `**\${${info.name}}**`;
+  const parts: string[] = [];
+  // One paragraph per outcome: the same value (wherever it is defined), or "not defined".
+  const outcomes = new Map<string, { definitions: DefinedVariable[]; builders: Builder[] }>();
+  for (const { builder, definition } of info.byKustomization) {
+    const key = definition ? `${definition.secret}:${definition.value}` : 'undefined';
+    const outcome = outcomes.get(key) ?? { definitions: [], builders: [] };
+    outcome.builders.push(builder);
+    if (definition && !outcome.definitions.some((d) => d.file === definition.file && d.span[0] === definition.span[0])) outcome.definitions.push(definition);
+    outcomes.set(key, outcome);
+  }
+  for (const { definitions, builders } of outcomes.values()) {
+    if (definitions.length > 0) {
+      const value = definitions[0].secret ? SECRET_MASK : `\`${definitions[0].value}\``;
+      const where = (d: DefinedVariable) => `${d.from} (${d.span[1] > 0 ? link(d.file, { offset: d.span[0] }) : d.file})`;
+      const from = definitions.slice(0, SHOWN).map(where).join(', ') + (definitions.length > SHOWN ? `, and ${definitions.length - SHOWN} more` : '');
+      parts.push(`${name} = ${value} — from ${from}; substituted by ${kustomizationList(builders, link)}.`);
+    } else {
+      const effect = contract.strict ? 'fails the reconcile (strict substitution)' : 'makes it empty';
+      const unknown = [...new Set(builders.flatMap((b) => b.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name}`) ?? []))];
+      const maybe = unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which the repository cannot show.` : '';
+      parts.push(`${name} is not defined by ${kustomizationList(builders, link)}: Flux ${effect}.${maybe}`);
+    }
+  }
+  parts.push(renderedLine(info));
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/** The line as Flux renders it; where Flux fails, whose fault it is, and the line without the failure when it says something. */
+function renderedLine(info: VariableInfo): string {
+  const block = (text: string) => `\n\n\`\`\`text\n${text}\n\`\`\``;
+  if (info.rendered.ok) return `Flux renders this line as:${block(info.rendered.output)}`;
+  const lenient = info.lenient !== null && info.lenient.trim() !== '' ? info.lenient : null;
+  if (info.rendered.error.includes(`"${info.name}"`)) {
+    return `Flux fails: ${info.rendered.error}.` + (lenient ? ` Without strict substitution the line would read:${block(lenient)}` : '');
+  }
+  // Another expression of the line fails: say so, and show this one's value in the line.
+  return `Flux fails on this line because of another expression: ${info.rendered.error}.` + (lenient ? ` With the undefined names blank, it reads:${block(lenient)}` : '');
+}

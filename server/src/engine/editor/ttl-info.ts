@@ -1,0 +1,68 @@
+// The hover on `ttlSecondsAfterFinished`: the cycle this Job is in. The TTL
+// controller deletes the finished Job; the Flux Kustomization that builds it
+// re-creates it at its next reconcile; so the Job runs again about every
+// TTL (rounded up to the interval).
+import type { Contract } from '../contract/model';
+import { isJobDocument, jobFacts } from '../k8s/jobs';
+import type { RepoIndex } from '../pipeline/repo-index';
+import { parseYamlFile } from '../yaml/documents';
+import { parseGoDuration } from '../base/duration';
+import { describeRerun, rerunPeriod } from '../k8s/ttl-cycle';
+import type { Link } from './link';
+
+export interface TtlCycle {
+  span: [number, number];
+  ttl: number | null;
+  kustomizations: Array<{ name: string; file: string; line: number; interval: string | null; prune: boolean; rerunSeconds: number | null }>;
+}
+
+export function ttlAt(index: RepoIndex, path: string, text: string, offset: number): TtlCycle | null {
+  for (const parsed of parseYamlFile(text)) {
+    if (offset < parsed.base || offset > parsed.end || parsed.errors.length > 0 || !isJobDocument(parsed)) continue;
+    const job = jobFacts(parsed);
+    if (!job.ttl || offset < job.ttl.keySpan[0] || offset > job.ttl.valueSpan[1]) return null;
+    const ttl = job.ttl.value;
+    const kustomizations = index
+      .fluxGraph(true)
+      .buildersOf(path)
+      .map(({ kustomization }) => {
+        const interval = kustomization.interval === null ? null : parseGoDuration(kustomization.interval);
+        return {
+          name: kustomization.name,
+          file: kustomization.file,
+          line: kustomization.line,
+          interval: kustomization.interval,
+          prune: kustomization.prune,
+          rerunSeconds: ttl === null ? null : rerunPeriod(ttl, interval),
+        };
+      });
+    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations };
+  }
+  return null;
+}
+
+export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link): string {
+  const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}** (the contract requires ${contract.requiredTtl})`];
+  if (cycle.kustomizations.length === 0) {
+    lines.push('No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.');
+    return lines.join('\n\n');
+  }
+  // Kustomizations with the same schedule share one line (a Job built in several clusters, say).
+  const groups = new Map<string, TtlCycle['kustomizations']>();
+  for (const k of cycle.kustomizations) {
+    const key = `${k.interval}|${k.prune}|${k.rerunSeconds}`;
+    groups.set(key, [...(groups.get(key) ?? []), k]);
+  }
+  for (const group of groups.values()) {
+    const first = group[0];
+    const names =
+      group
+        .slice(0, 3)
+        .map((k) => `\`${k.name}\` (${link(k.file, { line: k.line })})`)
+        .join(', ') + (group.length > 3 ? `, and ${group.length - 3} more` : '');
+    lines.push(`Applied by Flux Kustomization${group.length > 1 ? 's' : ''} ${names}, interval ${first.interval ?? 'unset'}, prune ${first.prune}.`);
+    if (first.rerunSeconds !== null) lines.push(`${describeRerun(first.rerunSeconds)}.`);
+  }
+  lines.push(`A re-run must converge: say why in the \`# ${contract.convergenceNote}\` comment.`);
+  return lines.join('\n\n');
+}

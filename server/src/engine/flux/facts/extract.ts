@@ -1,0 +1,240 @@
+// What one file contributes to the repository model: Flux Kustomizations
+// (path, postBuild, patches, components, lifecycle fields), kustomize
+// `kustomization.yaml` references and generators, sources and syncs (where
+// Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
+// ServiceAccounts. A text prefilter keeps most files from being parsed at all.
+import { podSpecOf } from '../../k8s/pods';
+import { NAME_PLACEHOLDER, Located, isKustomizationFile, FluxKustomization, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
+import { kustomizeConfig, pathRef } from './kustomize-config';
+import { kustomizationPatch, readPostBuild } from './postbuild';
+import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from './start';
+import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../../yaml/documents';
+import { LineIndex } from '../../yaml/line-index';
+import { setInMap } from '../../yaml/edit';
+
+const FACT_KINDS = /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/;
+
+/** Cheap test: can this text hold anything the model needs? (Plain substring tests first: most files fail them all.) */
+export function mayHoldFacts(path: string, text: string): boolean {
+  return (
+    isKustomizationFile(path) ||
+    text.includes(FLUX_KUSTOMIZE_GROUP) ||
+    text.includes('source.toolkit.fluxcd.io/') ||
+    text.includes('instance:') ||
+    text.includes('kustomize-mutating-webhook') ||
+    (text.includes('serviceAccount') && /serviceAccount(Name)?\s*:/.test(text)) ||
+    FACT_KINDS.test(text)
+  );
+}
+
+export function extractFacts(path: string, text: string, documents?: ParsedDocument[]): FileFacts | null {
+  if (!mayHoldFacts(path, text)) return null;
+  const facts = emptyFacts();
+  for (const parsed of documents ?? parseYamlFile(text)) {
+    if (parsed.errors.length > 0) continue;
+    const { doc } = parsed;
+    const root = asMap(doc, doc.contents);
+    if (!root) continue;
+    const kind = getString(doc, root, 'kind');
+    const apiVersion = getString(doc, root, 'apiVersion') ?? '';
+    if (kind === 'Kustomization' && apiVersion.startsWith(FLUX_KUSTOMIZE_GROUP)) {
+      facts.kustomizations.push(fluxKustomization(path, parsed, root));
+    } else if (isKustomizationFile(path) && (kind === 'Kustomization' || kind === 'Component' || kind === null)) {
+      facts.kustomize = kustomizeConfig(path, parsed, root);
+    } else if (kind === 'ExternalSecret' && apiVersion.startsWith('external-secrets.io/')) {
+      const source = externalSecretSource(path, parsed, root);
+      if (source) facts.variableSources.push(source);
+    } else if ((kind === 'ConfigMap' || kind === 'Secret') && apiVersion === 'v1') {
+      facts.variableSources.push(variableSource(path, parsed, root, kind));
+    } else if (kind === 'ServiceAccount' && apiVersion === 'v1') {
+      const name = getString(doc, root, 'metadata', 'name');
+      if (name) facts.serviceAccounts.push({ name, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
+    } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
+      const source = sourceDecl(path, parsed, root, kind as SourceKind);
+      if (source) facts.sources.push(source);
+    } else if (kind === 'ResourceSet' && apiVersion.startsWith('fluxcd.controlplane.io/')) {
+      resourceSetFacts(path, parsed, root, facts);
+    } else if (kind === 'ArtifactGenerator' && apiVersion.startsWith('source.extensions.fluxcd.io/')) {
+      facts.artifacts.push(...artifactDecls(path, parsed, root));
+    }
+    const sync = syncDecl(path, parsed, root, kind, apiVersion);
+    if (sync) facts.syncs.push(sync);
+    const webhook = webhookDecl(path, parsed, root, kind);
+    if (webhook) facts.webhooks.push(webhook);
+    const podSpec = podSpecOf(doc);
+    const account = podSpec ? (getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount')) : null;
+    if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
+  }
+  const empty = Object.values(facts).every((value) => value === null || (Array.isArray(value) && value.length === 0));
+  return empty ? null : facts;
+}
+
+function stringMap(parsed: ParsedDocument, node: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of asMap(parsed.doc, node)?.items ?? []) {
+    const key = keyText(pair);
+    const value = scalarText(parsed.doc, pair.value);
+    if (key !== null && value !== null) out[key] = value;
+  }
+  return out;
+}
+
+/** The line index of the text being read (one per file, however many documents need it). */
+let lastLines: LineIndex | null = null;
+function linesOf(text: string): LineIndex {
+  if (lastLines?.text !== text) lastLines = new LineIndex(text);
+  return lastLines;
+}
+
+/** An edit template that sets `path` (ending in the name placeholder) to `""` under `map`. */
+function defineTemplate(parsed: ParsedDocument, map: YAMLMap, path: string[]): EditTemplate | null {
+  const edit = setInMap(parsed.source, map, parsed.base, [...path, NAME_PLACEHOLDER], '""');
+  return edit && edit.start === edit.end ? { range: linesOf(parsed.source).range(edit.start, edit.end), newText: edit.newText } : null;
+}
+
+function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap): FluxKustomization {
+  const { doc } = parsed;
+  const spec = asMap(doc, findPair(root, 'spec')?.value);
+  const pathNode = getNode(doc, spec, 'path');
+  const written = scalarText(doc, pathNode) ?? '';
+  const kindSpan = nodeSpan(parsed, findPair(root, 'kind')?.key) ?? nodeSpan(parsed, root) ?? [parsed.base, parsed.base];
+  const postBuildPair = findPair(spec, 'postBuild');
+  const range = linesOf(parsed.source).range(kindSpan[0], kindSpan[1]);
+  return {
+    file,
+    name: getString(doc, root, 'metadata', 'name') ?? '',
+    namespace: getString(doc, root, 'metadata', 'namespace'),
+    labels: stringMap(parsed, getNode(doc, root, 'metadata', 'labels')),
+    span: kindSpan,
+    line: range.start.line,
+    range,
+    define: asMap(doc, postBuildPair?.value) ? defineTemplate(parsed, root, ['spec', 'postBuild', 'substitute']) : null,
+    path: normalizeSpecPath(written),
+    pathAsWritten: written,
+    pathSpan: pathNode ? nodeSpan(parsed, pathNode) : null,
+    // Components are relative to spec.path; the build resolves them against the source.
+    components: (asSeq(doc, findPair(spec, 'components')?.value)?.items ?? []).map((item) => pathRef(parsed, normalizeSpecPath(written) ?? '', item)),
+    postBuild: readPostBuild(parsed, file, postBuildPair?.value),
+    postBuildSpan: postBuildPair ? nodeSpan(parsed, postBuildPair.value) : null,
+    patches: (asSeq(doc, findPair(spec, 'patches')?.value)?.items ?? []).map((item) => kustomizationPatch(parsed, file, item)),
+    interval: getString(doc, spec, 'interval'),
+    timeout: getString(doc, spec, 'timeout'),
+    wait: getString(doc, spec, 'wait') === 'true',
+    force: getString(doc, spec, 'force') === 'true',
+    prune: getString(doc, spec, 'prune') === 'true',
+    targetNamespace: getString(doc, spec, 'targetNamespace'),
+    sourceKind: getString(doc, spec, 'sourceRef', 'kind') ?? 'GitRepository',
+    sourceName: getString(doc, spec, 'sourceRef', 'name'),
+    sourceNamespace: getString(doc, spec, 'sourceRef', 'namespace'),
+  };
+}
+
+/** `spec.path` without `./` and `..` that stays below the root (clamping is the build's business). */
+function normalizeSpecPath(written: string): string | null {
+  const parts: string[] = [];
+  for (const part of written.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+const PLACEHOLDER = /<<-?\s*inputs\.([\w.]+)[^>]*?-?>>/g;
+const HAS_PLACEHOLDER = /<<-?\s*inputs\./;
+
+/**
+ * A Flux Operator ResourceSet applies its template once per input set: the
+ * Kustomizations and sources it templates are applied too. With inline
+ * `inputs` each instance gets its values; with `inputsFrom` (a provider
+ * outside the files) one instance stands for all, placeholders left as written.
+ */
+function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, facts: FileFacts): void {
+  const { doc } = parsed;
+  const spec = asMap(doc, findPair(root, 'spec')?.value);
+  const inputs = (asSeq(doc, findPair(spec, 'inputs')?.value)?.items ?? []).map((item) => stringMap(parsed, item));
+  const instances: Array<Record<string, string> | null> = findPair(spec, 'inputsFrom') || inputs.length === 0 ? [null] : inputs;
+  const name = getString(doc, root, 'metadata', 'name') ?? '';
+  for (const item of asSeq(doc, findPair(spec, 'resources')?.value)?.items ?? []) {
+    const map = asMap(doc, item);
+    const kind = getString(doc, map, 'kind');
+    const apiVersion = getString(doc, map, 'apiVersion') ?? '';
+    if (!map) continue;
+    for (const input of instances) {
+      const fill = (text: string) => (input ? text.replace(PLACEHOLDER, (whole, key: string) => input[key] ?? whole) : text);
+      if (kind === 'Kustomization' && apiVersion.startsWith(FLUX_KUSTOMIZE_GROUP)) {
+        const k = fluxKustomization(file, parsed, map);
+        const path = fill(k.pathAsWritten);
+        facts.kustomizations.push({
+          ...k,
+          name: fill(k.name),
+          namespace: k.namespace === null ? null : fill(k.namespace),
+          pathAsWritten: path,
+          path: HAS_PLACEHOLDER.test(path) ? null : normalizeSpecPath(path),
+          sourceName: k.sourceName === null ? null : fill(k.sourceName),
+          sourceNamespace: k.sourceNamespace === null ? null : fill(k.sourceNamespace),
+          template: `ResourceSet ${name}`,
+        });
+      } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
+        const source = sourceDecl(file, parsed, map, kind as SourceKind);
+        if (source) facts.sources.push({ ...source, name: fill(source.name), url: source.url === null ? null : fill(source.url) });
+      }
+    }
+  }
+}
+
+/**
+ * The Secret an ExternalSecret creates (`spec.target.name`, else its own
+ * name), with the keys it will hold: `data[].secretKey` and the keys of
+ * `target.template.data`. Their values live outside the repository. With
+ * `dataFrom` and no template the keys are unknowable: the Secret is declared,
+ * its names are not.
+ */
+function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMap): VariableSource | null {
+  const { doc } = parsed;
+  const spec = asMap(doc, findPair(root, 'spec')?.value);
+  const template = asMap(doc, getNode(doc, spec, 'target', 'template', 'data'));
+  if (!spec) return null;
+  // A template decides the Secret's keys; without one, `dataFrom` makes them unknowable here.
+  const unknownKeys = findPair(spec, 'dataFrom') && !template ? `ExternalSecret ${getString(doc, root, 'metadata', 'name') ?? ''} fills it from the secret store with dataFrom` : undefined;
+  const entries = new Map<string, Located<string>>();
+  for (const item of asSeq(doc, findPair(spec, 'data')?.value)?.items ?? []) {
+    const key = getNode(doc, item, 'secretKey');
+    const name = scalarText(doc, key);
+    if (name) entries.set(name, { value: '(from the external secret store)', file, span: nodeSpan(parsed, key)! });
+  }
+  for (const pair of template?.items ?? []) {
+    const name = keyText(pair);
+    if (name) entries.set(name, { value: '(templated by the ExternalSecret)', file, span: nodeSpan(parsed, pair.key)! });
+  }
+  const name = getString(doc, spec, 'target', 'name') ?? getString(doc, root, 'metadata', 'name');
+  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: true, ...(unknownKeys ? { unknownKeys } : {}) } : null;
+}
+
+function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kind: 'ConfigMap' | 'Secret'): VariableSource {
+  const { doc } = parsed;
+  const entries = new Map<string, Located<string>>();
+  const read = (key: string, decode: boolean) => {
+    for (const pair of asMap(doc, findPair(root, key)?.value)?.items ?? []) {
+      const name = keyText(pair);
+      if (name === null) continue;
+      const raw = scalarText(doc, pair.value) ?? '';
+      entries.set(name, { value: (decode ? decodeBase64(raw) : raw).replace(/\r?\n/g, ''), file, span: nodeSpan(parsed, pair.key)! });
+    }
+  };
+  read('data', kind === 'Secret');
+  if (kind === 'Secret') read('stringData', false);
+  // A Secret's values are base64 or encrypted: a quick fix defines names in ConfigMaps only.
+  const define = kind === 'ConfigMap' ? defineTemplate(parsed, root, ['data']) : null;
+  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret', define };
+}
+
+function decodeBase64(text: string): string {
+  try {
+    return typeof atob === 'function' ? new TextDecoder().decode(Uint8Array.from(atob(text.replace(/\s/g, '')), (c) => c.charCodeAt(0))) : text;
+  } catch {
+    return text; // SOPS-encrypted or not base64: show it as written
+  }
+}

@@ -1,0 +1,247 @@
+// The vocabulary of the facts one file contributes to the Flux model: Flux
+// Kustomizations, kustomize configs and their generators, variable sources,
+// sources and syncs, ServiceAccounts. Only types and the names that identify
+// them: the readers (extract.ts, kustomize-config.ts, postbuild.ts, start.ts)
+// all write these, and the model stages read them.
+import { basenameOf } from '../../base/paths';
+import type { Range } from '../../base/types';
+import type { Requirement } from './label-selector';
+
+export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+export function isKustomizationFile(path: string): boolean {
+  return KUSTOMIZATION_FILE_NAMES.includes(basenameOf(path));
+}
+
+export const FLUX_KUSTOMIZE_GROUP = 'kustomize.toolkit.fluxcd.io/';
+
+/** A value and where it is written, for hover and go-to-definition. */
+export interface Located<T> {
+  value: T;
+  file: string;
+  span: [number, number];
+}
+
+export interface SubstituteFromRef {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  optional: boolean;
+  /** Where the reference is written. */
+  file: string;
+  span: [number, number];
+}
+
+export interface PostBuild {
+  substitute: Map<string, Located<string>>;
+  substituteFrom: SubstituteFromRef[];
+  /** `substituteStrategy: Always` substitutes even when no variable resolves. */
+  always: boolean;
+  /** A JSON6902 `add` to `/spec/postBuild/substituteFrom/-`: appends instead of replacing. */
+  appendsSubstituteFrom?: boolean;
+}
+
+export interface KustomizationPatch {
+  /** Target selectors (kind, name, labelSelector). */
+  targetKind: string | null;
+  targetName: string | null;
+  /** Parsed `labelSelector`; null without one (a malformed selector matches nothing). */
+  targetLabels: Requirement[] | null;
+  /** The postBuild the patch adds, when it adds one. */
+  postBuild: PostBuild | null;
+}
+
+export interface PathRef {
+  /** Repository-relative, null when it leaves the repository. */
+  path: string | null;
+  written: string;
+  span: [number, number] | null;
+}
+
+/**
+ * An edit of another file, prepared where that file is read (its ranges need its text): `newText`
+ * holds NAME_PLACEHOLDER where the name a fix defines goes.
+ */
+export interface EditTemplate {
+  range: Range;
+  newText: string;
+}
+
+export const NAME_PLACEHOLDER = 'FLUX_JOB_GUARD_NAME';
+
+export interface FluxKustomization {
+  file: string;
+  name: string;
+  namespace: string | null;
+  labels: Record<string, string>;
+  /** Offset of the document's `kind` (where findings about it point), its 0-based line, and its range (for related locations). */
+  span: [number, number];
+  line: number;
+  range: Range;
+  /** Defining a name in its `spec.postBuild.substitute` (where it has a postBuild), as a quick fix elsewhere writes it. */
+  define: EditTemplate | null;
+  /** spec.path normalized (source-relative), null when it leaves the source. */
+  path: string | null;
+  pathAsWritten: string;
+  pathSpan: [number, number] | null;
+  components: PathRef[];
+  postBuild: PostBuild | null;
+  /** Where `spec.postBuild` is written (for fixes that add to it), null without one. */
+  postBuildSpan: [number, number] | null;
+  patches: KustomizationPatch[];
+  interval: string | null;
+  timeout: string | null;
+  wait: boolean;
+  force: boolean;
+  prune: boolean;
+  targetNamespace: string | null;
+  /** `spec.sourceRef` (kind defaults to GitRepository, namespace to the Kustomization's). */
+  sourceKind: string;
+  sourceName: string | null;
+  sourceNamespace: string | null;
+  /** Made by a Flux Operator ResourceSet from its template (`<< inputs.x >>` filled in, or left when the inputs come from outside). */
+  template?: string;
+}
+
+export interface KustomizeConfig {
+  file: string;
+  /** Repository-relative, null for references that leave the repository; remote URLs are dropped. */
+  resources: PathRef[];
+  components: PathRef[];
+  /** Files listed under patches, patchesStrategicMerge or patchesJson6902. */
+  patches: string[];
+  /** Inline `patches` that target Flux Kustomizations (they can add postBuild to them). */
+  kustomizationPatches: KustomizationPatch[];
+  namespace: string | null;
+  generators: Generator[];
+}
+
+export interface VariableSource {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  namespace: string | null;
+  file: string;
+  /** Keys of `data` (Secret values base64-decoded) and `stringData`. */
+  entries: Map<string, Located<string>>;
+  /** Values that live outside the repository (an ExternalSecret's store, SOPS): never shown. */
+  secret: boolean;
+  /** Why its names cannot be known from the repository (an ExternalSecret with dataFrom), when they cannot. */
+  unknownKeys?: string;
+  /** Adding a key to its `data` (a ConfigMap written in the repository), as a quick fix elsewhere writes it. */
+  define?: EditTemplate | null;
+}
+
+export interface ServiceAccountDecl {
+  name: string;
+  namespace: string | null;
+  file: string;
+}
+
+export interface FileFacts {
+  kustomizations: FluxKustomization[];
+  kustomize: KustomizeConfig | null;
+  variableSources: VariableSource[];
+  serviceAccounts: ServiceAccountDecl[];
+  /** ServiceAccounts that pods in this file run as. */
+  serviceAccountUses: ServiceAccountDecl[];
+  sources: SourceDecl[];
+  syncs: SyncDecl[];
+  webhooks: WebhookDecl[];
+  /** ExternalArtifacts an ArtifactGenerator makes. */
+  artifacts: ArtifactDecl[];
+}
+
+export function emptyFacts(): FileFacts {
+  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
+}
+
+export type SourceKind = 'GitRepository' | 'OCIRepository' | 'Bucket';
+
+export const SOURCE_KINDS: readonly string[] = ['GitRepository', 'OCIRepository', 'Bucket'];
+
+export interface SourceDecl {
+  kind: SourceKind;
+  name: string;
+  namespace: string | null;
+  url: string | null;
+  /** `spec.ignore`: gitignore lines, read after `.sourceignore` files (so they win). */
+  ignore: string | null;
+  file: string;
+  span: [number, number];
+}
+
+/** A FluxInstance `spec.sync`: the operator creates a source and a Kustomization, both named after the namespace. */
+export interface SyncDecl {
+  kind: SourceKind;
+  /** The source's and the Kustomization's name. */
+  name: string;
+  namespace: string;
+  url: string | null;
+  pathAsWritten: string;
+  file: string;
+  span: [number, number];
+  /** How it was written: `FluxInstance`, `HelmRelease values`, `chart values`. */
+  via: string;
+}
+
+/** An admission webhook that adds `postBuild.substituteFrom` to every Flux Kustomization. */
+export interface WebhookDecl {
+  substituteFrom: SubstituteFromRef[];
+  file: string;
+  span: [number, number];
+  via: string;
+}
+
+/**
+ * One artifact of a Flux ArtifactGenerator (source-watcher): an ExternalArtifact
+ * named `name`, made of folders copied from sources. Only copies that keep
+ * their path (`@repo/apps/x/` to `@artifact/apps/x/`) can be followed.
+ */
+export interface ArtifactDecl {
+  name: string;
+  namespace: string | null;
+  copies: Array<{ kind: string; sourceName: string; sourceNamespace: string | null; from: string; to: string }>;
+  file: string;
+}
+
+export interface GeneratorInput {
+  /** Repository-relative path of the file read, null when it leaves the repository. */
+  path: string | null;
+  written: string;
+  /** `files:` entries become one key each (`key=path`, else the file name); `envs:` files give one key per line. */
+  kind: 'file' | 'env';
+  key: string | null;
+  span: [number, number] | null;
+}
+
+export interface GeneratorLiteral {
+  key: string;
+  value: string;
+  span: [number, number];
+}
+
+export interface Generator {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  namespace: string | null;
+  inputs: GeneratorInput[];
+  literals: GeneratorLiteral[];
+  /**
+   * Whether Flux substitutes what it makes: a ConfigMap's data (a Secret's is
+   * base64, where `${` never appears), unless the generator's options (or the
+   * kustomization's generatorOptions) carry the opt-out annotation or label.
+   */
+  substituted: boolean;
+  /** The generator item's span. */
+  span: [number, number];
+  index: number;
+  /** The edit that opts the generator out of substitution (its own `options.annotations`), where one can be written. */
+  optOut: { range: Range; newText: string } | null;
+}
+
+/** What a generator input file holds for the model: its KEY=VALUE lines, and the `${NAME}`s its text uses. */
+export interface InputFacts {
+  env: Map<string, Located<string>>;
+  /** Names without a default in the whole text (a `files:` input), and in the values of its KEY=VALUE lines (an `envs:` input). */
+  uses: string[];
+  envUses: string[];
+}

@@ -1,0 +1,198 @@
+// The build stage: what one Flux Kustomization builds from one artifact, as
+// kustomize-controller does. `spec.path` is relative to the source root (`..`
+// above it is clamped, as securejoin does); a folder with a kustomization
+// file builds its `resources` and `components` (recursively), its patch
+// files, and the ConfigMaps its generators make from the files they read; a
+// folder without one builds every YAML file below it, a sub-folder with its
+// own kustomization file counting as one unit. Pure over the repository
+// layout: the caller supplies it (RepoLayout) and reads nothing here.
+import { isYamlPath } from '../../base/paths';
+import { ArtifactIndex, inRepository } from './artifact';
+import { envsubst } from '../substitution/envsubst/template';
+import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
+
+/** How a file takes part in a build. */
+export type EntryRole =
+  /** A resource: each YAML document is applied (and substituted). */
+  | 'resource'
+  /** A kustomize patch file: its text ends up inside the resources it patches. */
+  | 'patch'
+  /** Read by a configMapGenerator/secretGenerator: its bytes become a ConfigMap's (or Secret's) data. */
+  | 'generator'
+  /** A kustomization file: its inline patches and generator literals end up in the output. */
+  | 'inline';
+
+export interface BuiltFile {
+  role: EntryRole;
+  /** The kustomize-level patches (of the kustomization files on the way) that reach it. */
+  patches: KustomizationPatch[];
+  /** For a generator input: which generator reads it, and how. */
+  generator?: { config: KustomizeConfig; generator: Generator; input: GeneratorInput };
+}
+
+export interface GraphProblem {
+  rule: 'kustomize-reference' | 'flux-substitution-syntax' | 'flux-no-root' | 'flux-variables-unknown';
+  file: string;
+  span: [number, number];
+  message: string;
+  severity?: 'error' | 'warning' | 'info';
+  /** flux-variables-unknown: the names to declare. */
+  names?: string[];
+}
+
+export interface Build {
+  files: Map<string, BuiltFile[]>;
+  problems: GraphProblem[];
+}
+
+/** What the build reads of the repository: its folders, files and kustomization files. */
+export interface RepoLayout {
+  hasFile(path: string): boolean;
+  hasDir(path: string): boolean;
+  filesIn(dir: string): readonly string[];
+  subdirs(dir: string): readonly string[];
+  configIn(dir: string): KustomizeConfig | undefined;
+}
+
+export function buildKustomization(kustomization: FluxKustomization, artifact: ArtifactIndex, layout: RepoLayout): Build {
+  return new Builder(kustomization, artifact, layout).run();
+}
+
+/** Per artifact, whether a folder holds any file of it. */
+const dirsHeld = new WeakMap<ArtifactIndex, Map<string, boolean>>();
+
+class Builder {
+  private readonly files = new Map<string, BuiltFile[]>();
+  private readonly problems: GraphProblem[] = [];
+
+  constructor(
+    private readonly kustomization: FluxKustomization,
+    private readonly artifact: ArtifactIndex,
+    private readonly layout: RepoLayout,
+  ) {}
+
+  run(): Build {
+    const k = this.kustomization;
+    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: k.file, span: span ?? k.span, message });
+    const path = resolveSpecPath(k.pathAsWritten);
+    if (path.variable) {
+      // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
+      const dir = path.path === null ? null : inRepository(this.artifact.artifact, path.path);
+      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], []);
+      return this.result();
+    }
+    if (path.path === null || (k.template && /<</.test(k.pathAsWritten))) return this.result(); // unknown until the template is filled in
+    const dir = inRepository(this.artifact.artifact, path.path);
+    const exists = this.hasDir(dir);
+    const source = this.artifact.artifact.label;
+    if (path.climbs) {
+      const what = exists ? `Flux clamps it to the root of ${source} and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
+      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" points outside ${source} (above its root); ${what}.`);
+      if (!exists) return this.result();
+    } else if (!exists) {
+      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
+      return this.result();
+    }
+    this.folder(dir, [], []);
+    for (const component of k.components) {
+      const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
+      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
+      else report(component.span, `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`);
+    }
+    return this.result();
+  }
+
+  private result(): Build {
+    return { files: this.files, problems: this.problems };
+  }
+
+  private add(file: string, entry: BuiltFile): void {
+    const list = this.files.get(file);
+    if (list) list.push(entry);
+    else this.files.set(file, [entry]);
+  }
+
+  private hasFile(path: string): boolean {
+    return this.layout.hasFile(path) && this.artifact.holds(path);
+  }
+
+  /** A folder exists in the artifact when it holds at least one file the artifact keeps. */
+  private hasDir(dir: string): boolean {
+    if (!this.layout.hasDir(dir) || this.artifact.holdsNothingUnder(dir)) return false;
+    let known = dirsHeld.get(this.artifact);
+    if (!known) dirsHeld.set(this.artifact, (known = new Map<string, boolean>()));
+    const cached = known.get(dir);
+    if (cached !== undefined) return cached;
+    const held = this.layout.filesIn(dir).some((file) => this.artifact.holds(file)) || this.layout.subdirs(dir).some((sub) => this.hasDir(sub));
+    known.set(dir, held);
+    return held;
+  }
+
+  /** ` (the source leaves it out: .sourceignore:3)` when an ignore pattern explains a missing path. */
+  private excludedNote(path: string): string {
+    const exclusion = this.artifact.exclusion(path + '/x');
+    return exclusion && exclusion !== 'outside' ? ` (the source artifact leaves it out: ${exclusion.origin})` : '';
+  }
+
+  private folder(dir: string, stack: string[], patches: KustomizationPatch[]): void {
+    const config = this.layout.configIn(dir);
+    if (config && this.artifact.holds(config.file)) return this.kustomize(config, stack, patches);
+    // No kustomization file: Flux generates one over every YAML file below the folder.
+    for (const file of this.layout.filesIn(dir)) if (isYamlPath(file) && this.artifact.holds(file)) this.add(file, { role: 'resource', patches });
+    for (const sub of this.layout.subdirs(dir)) this.folder(sub, stack, patches);
+  }
+
+  private kustomize(config: KustomizeConfig, stack: string[], inherited: KustomizationPatch[]): void {
+    const next = [...stack, config.file];
+    // A kustomization's patches (and those of the components it includes) apply to everything it accumulates.
+    const components = config.components.map((ref) => (ref.path === null ? undefined : this.layout.configIn(ref.path))).filter((c): c is KustomizeConfig => !!c);
+    const patches = [...inherited, ...config.kustomizationPatches, ...components.flatMap((c) => c.kustomizationPatches)];
+    this.add(config.file, { role: 'inline', patches });
+    // Patch files end up inside the resources they patch, so Flux substitutes their text too.
+    for (const patch of config.patches) if (this.hasFile(patch)) this.add(patch, { role: 'patch', patches });
+    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: config.file, span: span ?? [0, 0], message });
+    for (const ref of [...config.resources, ...config.components]) {
+      if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
+      else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });
+      else if (this.hasDir(ref.path)) {
+        const sub = this.layout.configIn(ref.path);
+        if (sub && next.includes(sub.file)) report(ref.span, `kustomize references form a cycle: ${[...next, sub.file].join(' → ')}.`);
+        else if (sub && this.artifact.holds(sub.file)) this.kustomize(sub, next, patches);
+        else report(ref.span, `${JSON.stringify(ref.written)} is a folder without a kustomization.yaml${sub ? this.excludedNote(sub.file) : ''}: kustomize cannot build it.`);
+      } else report(ref.span, `${JSON.stringify(ref.written)} does not exist in the repository${this.excludedNote(ref.path)}: kustomize fails to build this folder.`);
+    }
+    for (const generator of config.generators) {
+      for (const input of generator.inputs) {
+        const what = `${generator.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator'} "${generator.name}"`;
+        if (input.path === null) report(input.span, `${what} reads ${JSON.stringify(input.written)}, which points outside the repository.`);
+        else if (this.hasFile(input.path)) this.add(input.path, { role: 'generator', patches, generator: { config, generator, input } });
+        else report(input.span, `${what} reads ${JSON.stringify(input.written)}, which does not exist in the repository${this.excludedNote(input.path)}: kustomize fails to build this folder.`);
+      }
+    }
+  }
+}
+
+/**
+ * `spec.path` as kustomize-controller resolves it: relative to the source
+ * root, with `..` that would climb above the root clamped to it (securejoin),
+ * and `${VAR}` only where a default names the folder.
+ */
+export function resolveSpecPath(written: string): { path: string | null; climbs: boolean; variable: boolean } {
+  let text = written;
+  const variable = written.includes('${');
+  if (variable) {
+    const rendered = envsubst(written, () => undefined, { strict: false });
+    if (!rendered.ok || /\/\/|\/$/.test(rendered.output)) return { path: null, climbs: false, variable };
+    text = rendered.output;
+  }
+  const parts: string[] = [];
+  let climbs = false;
+  for (const part of text.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) climbs = true;
+      else parts.pop();
+    } else parts.push(part);
+  }
+  return { path: parts.join('/'), climbs, variable };
+}

@@ -1,0 +1,150 @@
+// The apply stage: from the roots, which Flux Kustomizations Flux applies,
+// what each builds, and with which variables. Several roots (one per cluster)
+// are several worlds: a file can be built in one and not in another, or with
+// other variables. A Kustomization nothing applies is dead: nothing it would
+// build is checked for substitution, and its references are not reported.
+//
+// Stages (each pure, each in its module): facts (per file, flux/facts/) →
+// roots (roots.ts, chosen in root-choice.ts) → source artifacts (artifact.ts,
+// sources.ts) → builds (build.ts over layout.ts) → variables (variables.ts) →
+// the walk of each world (walk.ts). Everything is indexed by path: no stage
+// compares all pairs. This class joins them and answers the questions the
+// rules, the editor and the index ask.
+import { push } from '../../base/collections';
+import type { FileFacts, FluxKustomization, InputFacts, KustomizeConfig, Located, SourceDecl, VariableSource, ArtifactDecl } from '../facts/model';
+import type { ArtifactIndex } from './artifact';
+import { buildKustomization, type Build, type GraphProblem } from './build';
+import { Layout } from './layout';
+import { RootChoice } from './root-choice';
+import type { FluxConfig } from './roots';
+import { Sources } from './sources';
+import { Walk } from './walk';
+import type { BuildEntry, Builder, World } from './world';
+
+export interface GraphInput {
+  files: ReadonlySet<string>;
+  facts: ReadonlyMap<string, FileFacts>;
+  /** `.sourceignore` files by path. */
+  ignoreFiles: ReadonlyMap<string, string>;
+  /** Generator input files the index has read. */
+  inputs: ReadonlyMap<string, InputFacts>;
+  config: FluxConfig;
+}
+
+export class FluxGraph {
+  readonly worlds: World[] = [];
+  readonly problems: GraphProblem[] = [];
+  /** Every Flux Kustomization written in the repository (not those in kustomize patch files). */
+  readonly kustomizations: FluxKustomization[] = [];
+  /** True when no root was found and the model fell back to "what nothing else builds". */
+  fallback = false;
+  private readonly entries = new Map<string, BuildEntry[]>();
+  private readonly live: Builder[] = [];
+  private readonly layout: Layout;
+  private readonly variablesByName = new Map<string, Array<VariableSource & { generated?: KustomizeConfig }>>();
+  private readonly byFile = new Map<string, FluxKustomization[]>();
+  private readonly builds = new Map<string, Build>();
+  private readonly reported = new Set<string>();
+
+  constructor(input: GraphInput) {
+    this.layout = new Layout(input.files, input.facts);
+    const sources: SourceDecl[] = [];
+    const artifactDecls: ArtifactDecl[] = [];
+    const variableSources: Array<VariableSource & { generated?: KustomizeConfig }> = [];
+    const patchFiles = new Set<string>();
+    for (const facts of input.facts.values()) for (const patch of facts.kustomize?.patches ?? []) patchFiles.add(patch);
+    for (const [file, facts] of input.facts) {
+      // A Kustomization written in a kustomize patch file is a patch, not a resource.
+      if (!patchFiles.has(file)) for (const k of facts.kustomizations) this.kustomizations.push(k);
+      sources.push(...facts.sources);
+      // A FluxInstance sync declares its source too (named after the namespace, with the sync's URL).
+      for (const sync of facts.syncs) sources.push({ kind: sync.kind, name: sync.name, namespace: sync.namespace, url: sync.url, ignore: null, file: sync.file, span: sync.span });
+      artifactDecls.push(...facts.artifacts);
+      variableSources.push(...facts.variableSources);
+      if (facts.kustomize) variableSources.push(...generatedSources(facts.kustomize, input.inputs));
+    }
+    for (const source of variableSources) push(this.variablesByName, `${source.kind}/${source.name}`, source);
+    this.kustomizations.sort((a, b) => (a.file + a.name < b.file + b.name ? -1 : a.file + a.name > b.file + b.name ? 1 : a.span[0] - b.span[0]));
+    for (const k of this.kustomizations) push(this.byFile, k.file, k);
+    const model = {
+      ...input,
+      layout: this.layout,
+      kustomizations: this.kustomizations,
+      byFile: this.byFile,
+      sources: new Sources(sources, artifactDecls, input.config, input.ignoreFiles),
+      variablesByName: this.variablesByName,
+      buildOf: (k: FluxKustomization, artifact: ArtifactIndex) => this.buildOf(k, artifact),
+      report: (problem: GraphProblem) => this.report(problem),
+      worlds: this.worlds,
+      entries: this.entries,
+      live: this.live,
+    };
+    const roots = new RootChoice(model);
+    const chosen = roots.choose();
+    this.fallback = roots.fallback;
+    new Walk(model).apply(chosen);
+  }
+
+  /** Everything that builds `file`, in every world, with the role the file plays. */
+  entriesOf(file: string): readonly BuildEntry[] {
+    return this.entries.get(file) ?? [];
+  }
+
+  /** The Kustomizations that apply `file` as a resource (or patch one with it). */
+  buildersOf(file: string): Builder[] {
+    const out: Builder[] = [];
+    for (const entry of this.entriesOf(file)) if ((entry.role === 'resource' || entry.role === 'patch') && !out.includes(entry.builder)) out.push(entry.builder);
+    return out;
+  }
+
+  /** Whether a live Kustomization applies the file's documents as resources. */
+  isApplied(file: string): boolean {
+    return this.entriesOf(file).some((entry) => entry.role === 'resource');
+  }
+
+  hasDir(path: string): boolean {
+    return this.layout.hasDir(path);
+  }
+
+  /** Whether the repository declares (or a generator makes) a ConfigMap or Secret of that name. */
+  declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean {
+    return this.variablesByName.has(`${kind}/${name}`);
+  }
+
+  /** Every file with what builds it. */
+  allEntries(): IterableIterator<[string, BuildEntry[]]> {
+    return this.entries.entries();
+  }
+
+  /** Every live Kustomization, once per world. */
+  liveBuilders(): Builder[] {
+    return this.live;
+  }
+
+  private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {
+    const key = `${artifact.artifact.key}|${k.file}|${k.span[0]}|${k.name}|${k.pathAsWritten}`;
+    let build = this.builds.get(key);
+    if (!build) this.builds.set(key, (build = buildKustomization(k, artifact, this.layout)));
+    return build;
+  }
+
+  private report(problem: GraphProblem): void {
+    const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.problems.push(problem);
+  }
+}
+
+/** The ConfigMaps and Secrets a kustomization's generators make, as variable sources. */
+function generatedSources(config: KustomizeConfig, inputs: ReadonlyMap<string, InputFacts>): Array<VariableSource & { generated: KustomizeConfig }> {
+  return config.generators.map((generator) => {
+    const entries = new Map<string, Located<string>>();
+    for (const input of generator.inputs) {
+      if (input.kind === 'env' && input.path) for (const [name, located] of inputs.get(input.path)?.env ?? []) entries.set(name, located);
+      else if (input.key && input.path) entries.set(input.key, { value: `(the content of ${input.path})`, file: config.file, span: input.span ?? generator.span });
+    }
+    for (const literal of generator.literals) entries.set(literal.key, { value: literal.value, file: config.file, span: literal.span });
+    return { kind: generator.kind, name: generator.name, namespace: generator.namespace ?? config.namespace, file: config.file, entries, secret: generator.kind === 'Secret', generated: config };
+  });
+}

@@ -1,0 +1,147 @@
+// Where Flux substitutes: the content of every scalar of a resource, keys
+// included, never its comments (Flux substitutes the re-serialized resource,
+// and re-serializing drops comments). Each scalar's value is scanned as Flux
+// scans it and positions are mapped back onto the source text, whatever the
+// scalar style (plain, quoted, literal or folded block).
+import { isAlias, isMap, isPair, isScalar, isSeq, ParsedDocument } from '../../yaml/documents';
+import { scanSubstitutions } from './envsubst/occurrences';
+import { ExpressionOccurrence, Occurrence } from './envsubst/node';
+
+export interface SourceOccurrence {
+  occurrence: Occurrence;
+  /** [start, end) in the file. */
+  span: [number, number];
+  /** The scalar's value, and the occurrence's offsets inside it (for hover renderings). */
+  value: string;
+  valueStart: number;
+  valueEnd: number;
+  /** Whether a shell runs this text (container command/args, a `#!` script). */
+  shell: boolean;
+}
+
+/** `-c`, `-ec`, `-xc`, `-euc`: the shell flag after which the next argument is a script. */
+const SHELL_FLAG = /^-[a-z]*c[a-z]*$/;
+
+const SCRIPT_FILE = /\.(sh|bash|zsh|ksh)$/;
+
+function isShellFlag(node: unknown): boolean {
+  return isScalar(node) && typeof node.value === 'string' && SHELL_FLAG.test(node.value);
+}
+
+/**
+ * Calls `visit` for every string scalar (keys included) of a document, in
+ * document order; `shell` tells whether a shell runs the text: a script after
+ * `-c` in a container's `command` or `args` (or all of `args` when the
+ * command ends in `sh -c`), or a script that starts with `#!`. Exec-form
+ * arguments (`--dbnum=${N:=1}`) are not shell: nothing but Flux expands them.
+ */
+export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number, shell: boolean, node: unknown) => void): void {
+  const stack: Array<{ node: unknown; shell: boolean }> = [{ node: parsed.doc.contents, shell: false }];
+  while (stack.length > 0) {
+    const { node, shell } = stack.pop()!;
+    if (isMap(node)) {
+      const command = node.items.find((pair) => isScalar(pair.key) && pair.key.value === 'command')?.value;
+      const commandEndsInFlag = isSeq(command) && command.items.length > 0 && isShellFlag(command.items[command.items.length - 1]);
+      for (let i = node.items.length - 1; i >= 0; i--) {
+        const pair = node.items[i];
+        const key = isScalar(pair.key) ? pair.key.value : null;
+        if ((key === 'command' || key === 'args') && isSeq(pair.value)) {
+          const items = pair.value.items;
+          const flag = items.findIndex(isShellFlag);
+          for (let j = items.length - 1; j >= 0; j--) {
+            const script = shell || (flag !== -1 && j > flag) || (key === 'args' && commandEndsInFlag);
+            stack.push({ node: items[j], shell: script });
+          }
+          stack.push({ node: pair.key, shell });
+        } else {
+          // `run.sh: |` in a ConfigMap is a script whatever its first line.
+          const script = shell || (typeof key === 'string' && SCRIPT_FILE.test(key));
+          stack.push({ node: pair.value, shell: script }, { node: pair.key, shell });
+        }
+      }
+    } else if (isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell });
+    } else if (isPair(node)) {
+      stack.push({ node: node.value, shell }, { node: node.key, shell });
+    } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node);
+    }
+  }
+}
+
+/** Every substitution occurrence in a document's scalars (or only in `only`), in source order. */
+export function documentOccurrences(parsed: ParsedDocument, only?: ReadonlySet<unknown>): SourceOccurrence[] {
+  const found: SourceOccurrence[] = [];
+  forEachStringScalar(parsed, (value, start, end, shell, node) => {
+    if (!value.includes('$') || (only && !only.has(node))) return;
+    const map = offsetMap(parsed.source, start, end, value);
+    for (const occurrence of scanSubstitutions(value)) {
+      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell });
+    }
+  });
+  return found.sort((a, b) => a.span[0] - b.span[0]);
+}
+
+/** The occurrences of a text Flux substitutes as it is written (a generator input's bytes), at `offset` in `file`. */
+export function rawOccurrences(value: string, offset: number, shell: boolean): SourceOccurrence[] {
+  if (!value.includes('$')) return [];
+  return scanSubstitutions(value).map((occurrence) => ({
+    occurrence,
+    span: [offset + occurrence.start, offset + occurrence.end] as [number, number],
+    value,
+    valueStart: occurrence.start,
+    valueEnd: occurrence.end,
+    shell,
+  }));
+}
+
+/** The names of the `${NAME}`s (nested ones too) that have no default: those an undefined name fails. */
+export function namesWithoutDefault(occurrences: Iterable<Occurrence>): string[] {
+  const names = new Set<string>();
+  const stack: ExpressionOccurrence[] = [];
+  for (const occurrence of occurrences) if (occurrence.kind === 'expression') stack.push(occurrence);
+  while (stack.length > 0) {
+    const expression = stack.pop()!;
+    stack.push(...expression.nested);
+    if (!expression.hasDefault && expression.name !== null) names.add(expression.name);
+  }
+  return [...names].sort();
+}
+
+/** The names without a default that a document's substituted scalars use (for the model's report of unknown names). */
+export function documentNamesUsed(parsed: ParsedDocument): string[] {
+  return namesWithoutDefault(documentOccurrences(parsed).map((found) => found.occurrence));
+}
+
+/**
+ * Maps offsets in a scalar's value to offsets in its source. The value is the
+ * source minus quoting, escapes, indentation and line folding; `$`, braces,
+ * names and operators are always written verbatim, so aligning the two
+ * character by character finds every position a finding needs.
+ */
+export function offsetMap(text: string, start: number, end: number, value: string): (valueOffset: number) => number {
+  const positions = new Int32Array(value.length + 1);
+  let s = start;
+  // Skip the opening quote or block header (`|`, `>-`, ... up to the line end).
+  const first = text[s];
+  if (first === '"' || first === "'") s++;
+  else if (first === '|' || first === '>') {
+    const lineEnd = text.indexOf('\n', s);
+    s = lineEnd === -1 ? end : lineEnd + 1;
+  }
+  for (let v = 0; v < value.length; v++) {
+    const char = value[v];
+    let probe = s;
+    // Look ahead for the character; anything skipped is quoting, escapes, indentation or a fold.
+    while (probe < end && text[probe] !== char && probe - s < 64) probe++;
+    if (probe < end && text[probe] === char) {
+      positions[v] = probe;
+      s = probe + 1;
+      if (char === "'" && first === "'" && text[s] === "'") s++; // '' is one quote
+    } else {
+      positions[v] = Math.min(s, end); // a produced character (an escape or a fold): stay in place
+    }
+  }
+  positions[value.length] = Math.min(s, end);
+  return (offset) => positions[Math.max(0, Math.min(offset, value.length))];
+}

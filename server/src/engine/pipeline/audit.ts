@@ -1,0 +1,363 @@
+// The whole-repository audit: the same per-file analysis the editor runs,
+// over every file under `jobs.include`, then the contract checks and the
+// summary. Used by the CLI, the server's "Audit Workspace" and the tests.
+import { FileAnalysis, JobRecord, makeFinding, pushAll } from './analyze';
+import { coverageOf } from '../contract/coverage';
+import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, withGraphProblems } from './repo-analysis';
+import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
+import { ParsedDocument, parseYamlFile } from '../yaml/documents';
+import { documentMayMatter } from './incremental';
+import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs, noJobsFinding } from '../contract/checks';
+import { loadContract } from '../contract/load';
+import type { Contract, Settings } from '../contract/model';
+import { CONTRACT_FILE_NAME } from '../contract/model';
+import type { InputFacts } from '../flux/facts/model';
+import { inputFacts } from '../flux/facts/generator-inputs';
+import { RepoFs, ReadResult } from '../base/repo-fs';
+import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
+import { FILE_SKIPPED, YAML_SYNTAX } from '../rules/catalogue';
+import { RULE_IDS } from '../rules';
+import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
+import { DIRECTIVE, withDirectives } from './directives';
+import { applySeverities } from './severity';
+import { LineIndex } from '../yaml/line-index';
+import type { Finding } from '../base/types';
+
+export interface Summary {
+  files: number;
+  jobs: number;
+  withTtl: number;
+  keepNone: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface AuditResult {
+  contract: Contract;
+  findings: Finding[];
+  summary: Summary;
+}
+
+export interface AuditOptions {
+  /** Repository-relative path of the contract file. */
+  contractPath?: string;
+  settings?: Settings;
+  /** The file at git HEAD, for job-immutable-template; absent: that rule stays silent. */
+  head?: HeadReader;
+  /** Runs the passes elsewhere (worker threads); default: in this thread. */
+  executor?: (contract: Contract) => AuditExecutor;
+}
+
+export async function readContract(fs: RepoFs, options: AuditOptions) {
+  const path = options.contractPath ?? CONTRACT_FILE_NAME;
+  const read = await fs.read(path);
+  const text = read.kind === 'text' ? read.text : undefined;
+  const loaded = loadContract(path, text, options.settings ?? {}, RULE_IDS);
+  if (read.kind === 'skipped') {
+    // It exists: a fix that "creates" it would write into bytes nobody read.
+    loaded.contract.exists = true;
+    loaded.contract.unreadable = true;
+    loaded.findings.push({ rule: 'contract-invalid', severity: 'error', file: path, range: new LineIndex('').range(0, 0), message: `The contract file cannot be read: ${read.reason}.`, job: null });
+  }
+  return loaded;
+}
+
+/**
+ * Reads every file that may feed the index once, then the generator inputs
+ * its kustomization files name; `texts` keeps them for the analysis that follows.
+ */
+export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, texts?: Map<string, ReadResult>): Promise<RepoIndex> {
+  const index = new RepoIndex();
+  index.setFiles(files);
+  index.setFluxConfig(contract.flux);
+  for (const path of files.filter(mayBeIndexed)) {
+    const read = await fs.read(path);
+    texts?.set(path, read);
+    // Names used are read afterwards, only where they matter (most files never need the parse).
+    // Detached: the index outlives the texts (a server keeps it for the session).
+    if (read.kind === 'text') index.record(path, detached(summarizeFile(path, read.text, undefined, false)));
+  }
+  await readInputs(fs, index, texts);
+  await readWantedNames(fs, index);
+  return index;
+}
+
+/** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
+export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<void> {
+  for (const path of index.namesWanted()) {
+    const read = await fs.read(path);
+    index.setUses(path, read.kind === 'text' ? detached(namesUsedIn(parseYamlFile(read.text))) : []);
+  }
+}
+
+/** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */
+export async function readInputs(fs: RepoFs, index: RepoIndex, texts?: Map<string, ReadResult>): Promise<string[]> {
+  const paths = index.unreadInputs();
+  for (const path of paths) {
+    const read = texts?.get(path) ?? (await fs.read(path));
+    texts?.set(path, read);
+    if (read.kind === 'text') index.recordInput(path, detached(inputFacts(path, read.text)));
+  }
+  return paths;
+}
+
+/** A finding for a file that could not be analysed. */
+export function skippedFinding(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding {
+  const meta = read.notYaml ? YAML_SYNTAX : FILE_SKIPPED;
+  return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
+}
+
+/** What pass 1 learns of some files: their summaries, the analysis of those that need only a syntax check, the rest. */
+export interface ScanResult {
+  summaries: Array<[string, FileSummary]>;
+  analyses: Array<[string, FileAnalysis]>;
+  /** Files that need the rules, hence the complete model. */
+  waiting: string[];
+  /** Generator inputs read in pass 1b: what they hold. */
+  inputs: Array<[string, InputFacts]>;
+  /** Files with a `flux-job-guard-disable-next-line` comment. */
+  directives: string[];
+}
+
+/** Everything pass 2 needs to rebuild the index anywhere (a worker thread included): only summaries that say something travel. */
+export interface IndexData {
+  files: string[];
+  summaries: Array<[string, FileSummary]>;
+  inputs: Array<[string, InputFacts]>;
+}
+
+/** What pass 2 learns of a file: its analysis, and the names it uses (read from the same parse). */
+export interface Analyzed {
+  path: string;
+  analysis: FileAnalysis;
+  uses: string[];
+}
+
+/**
+ * Runs the passes of the audit over parts of the file list: in this thread
+ * by default, or spread over worker threads (server/src/node). Every pass is
+ * a pure function of the files, so the split cannot change results.
+ */
+export interface AuditExecutor {
+  /** Pass 1 (files that may feed the index) or, with `inputs`, pass 1b (generator inputs). */
+  scan(paths: string[], inputs?: boolean): Promise<ScanResult>;
+  /** Pass 2: files with what the model says of each (no graph travels), and the ServiceAccounts the repository declares. */
+  analyze(contexts: FileContext[], accounts: AccountList): Promise<Analyzed[]>;
+}
+
+/**
+ * The texts pass 1 read for pass 2, and the parse where pass 1 made one (to
+ * read a file's facts), while those fit a budget: a file is parsed once, and
+ * the trees kept stay small (a tree is many times its text).
+ */
+export class KeptFiles {
+  private readonly files = new Map<string, { text: string; documents?: ParsedDocument[] }>();
+  private parsedChars = 0;
+
+  constructor(private readonly parseBudgetChars: number) {}
+
+  keep(path: string, text: string, documents?: ParsedDocument[]): void {
+    const fits = documents !== undefined && this.parsedChars + text.length <= this.parseBudgetChars;
+    if (fits) this.parsedChars += text.length;
+    this.files.set(path, fits ? { text, documents } : { text });
+  }
+
+  /** The file's text (and parse), forgotten here: pass 2 reads each file once. */
+  take(path: string): { text: string; documents?: ParsedDocument[] } | undefined {
+    const kept = this.files.get(path);
+    this.files.delete(path);
+    if (kept?.documents) this.parsedChars -= kept.text.length;
+    return kept;
+  }
+}
+
+/** Characters of text whose parse pass 1 keeps for pass 2, in one thread and per worker. */
+export const PARSE_BUDGET_CHARS = { local: 4 << 20, worker: 1 << 20 };
+
+/** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
+export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: KeptFiles, inputs = false): Promise<ScanResult> {
+  const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
+  const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
+  for (const path of paths) {
+    const read = await fs.read(path);
+    if (read.kind === 'text' && read.text.includes(DIRECTIVE)) result.directives.push(path);
+    if (inputs) {
+      if (read.kind !== 'text') continue;
+      result.inputs.push([path, inputFacts(path, read.text)]);
+      if (read.text.includes('$')) {
+        result.waiting.push(path);
+        keep?.keep(path, read.text);
+      }
+      continue;
+    }
+    const audited = isAudited(contract, path);
+    if (read.kind !== 'text') {
+      if (audited && read.kind === 'skipped') result.analyses.push([path, { findings: [skippedFinding(path, read)], jobs: [] }]);
+      continue;
+    }
+    // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
+    const needsRules = audited && documentMayMatter(read.text, bareDollar);
+    let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
+    // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
+    const summary = summarizeFile(path, read.text, () => (documents ??= parseYamlFile(read.text)), !needsRules);
+    if (!isTrivial(summary)) result.summaries.push([path, withoutValues(summary)]);
+    if (needsRules) {
+      result.waiting.push(path);
+      keep?.keep(path, read.text, documents);
+    } else if (audited) result.analyses.push([path, syntaxOnlyAnalysis(path, read.text, documents!)]);
+  }
+  return result;
+}
+
+/**
+ * The audit's summary without the variables' values. No rule reads a value (the editor's hover,
+ * inlay hints and preview do, from the server's own index, which keeps them); on a repository
+ * with thousands of ConfigMaps the values were a third of the audit's memory.
+ */
+function withoutValues(summary: FileSummary): FileSummary {
+  for (const source of summary.facts?.variableSources ?? []) for (const entry of source.entries.values()) entry.value = '';
+  return summary;
+}
+
+/** The repository index from what the passes found. */
+export function indexFrom(data: IndexData, contract: Contract): RepoIndex {
+  const index = new RepoIndex();
+  index.setFiles(data.files);
+  index.setFluxConfig(contract.flux);
+  for (const [path, summary] of data.summaries) index.record(path, summary);
+  for (const [path, facts] of data.inputs) index.recordInput(path, facts);
+  return index;
+}
+
+/**
+ * Pass 2 over files the model has placed: every rule. The model's problems are added by the
+ * audit once, where the names every file uses are known.
+ */
+export async function analyzeWaiting(fs: RepoFs, contract: Contract, contexts: FileContext[], accounts: AccountList, head?: HeadReader, kept?: KeptFiles): Promise<Analyzed[]> {
+  const out: Analyzed[] = [];
+  const declares = accountLookup(accounts);
+  for (const context of contexts) {
+    const path = context.file;
+    let file = kept?.take(path);
+    if (file === undefined) {
+      const read = await fs.read(path);
+      if (read.kind !== 'text') continue;
+      file = { text: read.text };
+    }
+    const { text } = file;
+    const headText = head && mayHoldJob(text) ? await head(path) : undefined;
+    const input = inputFrom(context, text, contract, declares, headText);
+    const documents = input.yaml === false ? [] : (file.documents ?? parseYamlFile(text));
+    out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents) });
+  }
+  return out;
+}
+
+/** The executor that runs both passes here, keeping the waiting texts between them. */
+function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): AuditExecutor {
+  const kept = new KeptFiles(PARSE_BUDGET_CHARS.local);
+  return {
+    scan: (paths, inputs) => scanFiles(fs, contract, paths, kept, inputs),
+    analyze: (contexts, accounts) => analyzeWaiting(fs, contract, contexts, accounts, head, kept),
+  };
+}
+
+export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<AuditResult> {
+  const { contract, findings: contractFindings } = await readContract(fs, options);
+  // Workers start (load their code) while this thread lists the files.
+  const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
+  const files = (await fs.listFiles()).sort();
+  const findings: Finding[] = [...contractFindings];
+
+  // Pass 1: every file is read and parsed once, for the index and its syntax. Files that can
+  // need more than a syntax check wait for the model the others complete.
+  const scanned = await executor.scan(files.filter(mayBeIndexed));
+  const data: IndexData = { files, summaries: scanned.summaries, inputs: [] };
+  const index = indexFrom(data, contract);
+  // Pass 1b: the files the kustomizations' generators read (scripts, env and config files).
+  const inputs = await executor.scan(index.unreadInputs(), true);
+  data.inputs = inputs.inputs;
+  for (const [path, facts] of inputs.inputs) index.recordInput(path, facts);
+  const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
+
+  // Pass 2: with the model complete, the files that need rules.
+  const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])].filter((path) => isAnalyzed(contract, index, path));
+  const contexts = waiting.map((path) => fileContext(index, contract, path));
+  for (const { path, analysis, uses } of await executor.analyze(contexts, index.declaredAccounts())) {
+    analyses.set(path, analysis);
+    index.setUses(path, uses);
+  }
+  const analyzeText = async (path: string, text: string) => {
+    const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
+    return analyzeInRepo(index, contract, path, text, undefined, headText);
+  };
+  // The model's problems where they live, now that every file's names are known; a file the audit
+  // does not otherwise look at (a Kustomization outside jobs.include) still shows them.
+  for (const path of new Set(index.graphProblems().map((problem) => problem.file))) {
+    const read = await fs.read(path);
+    if (read.kind === 'text') analyses.set(path, withGraphProblems(index, contract, path, read.text, analyses.get(path) ?? { findings: [], jobs: [] }));
+  }
+  for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, { findings: [], jobs: [] });
+  for (const analysis of analyses.values()) if (analysis) pushAll(findings, analysis.findings);
+
+  // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
+  const jobsIn = new Map<string, FileJobs>();
+  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
+    if (jobsIn.has(entry.file)) continue;
+    let analysis = analyses.get(entry.file);
+    if (analysis === undefined) {
+      const read = await fs.read(entry.file);
+      analysis = read.kind === 'text' ? await analyzeText(entry.file, read.text) : read.kind === 'skipped' ? { findings: [], jobs: [] } : null;
+    }
+    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
+  }
+  pushAll(
+    findings,
+    checkContractEntries(contract, (file) => jobsIn.get(file)!),
+  );
+  pushAll(findings, checkExternalAccounts(contract, index));
+  pushAll(findings, checkFluxEntries(contract, index));
+
+  const counted = [...analyses.entries()].filter(([path, analysis]) => analysis && resourceRulesApply(contract, index, path));
+  const summary = summarize(
+    contract,
+    counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })),
+  );
+  // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
+  if (summary.jobs === 0 && contract.exists) findings.push(noJobsFinding(contract));
+  // Directives count where the engine looks (the editor asks the same), so an unused one is reported in both.
+  const texts = new Map<string, string>();
+  for (const path of [...scanned.directives, ...inputs.directives]) {
+    const read = analyses.has(path) || isAnalyzed(contract, index, path) ? await fs.read(path) : undefined;
+    if (read?.kind === 'text') texts.set(path, read.text);
+  }
+  const final = sortFindings(withDirectives(applySeverities(findings, contract.rules), texts, contract.rules));
+  summary.errors = final.filter((finding) => finding.severity === 'error').length;
+  summary.warnings = final.filter((finding) => finding.severity === 'warning').length;
+  return { contract, findings: final, summary };
+}
+
+export function summarize(contract: Contract, files: Array<{ path: string; jobs: JobRecord[] }>): Summary {
+  const summary: Summary = { files: 0, jobs: 0, withTtl: 0, keepNone: 0, errors: 0, warnings: 0 };
+  for (const { path, jobs } of files) {
+    if (jobs.length > 0) summary.files++;
+    for (const job of jobs) {
+      summary.jobs++;
+      if (job.ttl !== null) summary.withTtl++;
+      else if (coverageOf(contract, path, job.name).noFinishTimeout.length > 0) summary.keepNone++;
+    }
+  }
+  return summary;
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  const key = (f: Finding) => [f.file, f.range.start.line, f.range.start.character, f.rule] as const;
+  return [...findings].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] < kb[i]) return -1;
+      if (ka[i] > kb[i]) return 1;
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,80 @@
+// One file analysed in the context of its repository: its role (resource,
+// patch, chart template, generator input), the Flux Kustomizations that build
+// it, and the model's problems that live in it. The audit and the server both
+// call this, so the editor and the CLI cannot disagree.
+import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
+import type { RepositoryFacts } from '../rules/document-rule';
+import { contractListEdit } from '../contract/edit';
+import type { Contract } from '../contract/model';
+import type { FluxFileContext } from '../flux/substitution/regions';
+import { isKustomizationFile } from '../flux/facts/model';
+import { isYamlPath } from '../base/paths';
+import type { RepoIndex } from './repo-index';
+import { ruleMeta } from '../rules';
+import { isAudited, resourceRulesApply } from './scope';
+import { LineIndex } from '../yaml/line-index';
+import type { Finding } from '../base/types';
+import type { ParsedDocument } from '../yaml/documents';
+import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
+
+export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
+  const entries = index.fluxGraph().entriesOf(path);
+  if (entries.length === 0 && contract.substitution !== 'always') return undefined;
+  return { entries, strict: contract.strict, mode: contract.substitution };
+}
+
+/** Reads a file's text at git HEAD: undefined when git cannot tell, null when the file is not in HEAD. */
+export type HeadReader = (path: string) => Promise<string | null | undefined>;
+
+/** Files whose HEAD version the lifecycle rule needs: those that may hold a Job. */
+export function mayHoldJob(text: string): boolean {
+  return /kind:\s*["']?Job\b/.test(text);
+}
+
+/** What the model says of a file: everything analyzeFile takes but its text, the contract and the repository's accounts. */
+export type FileContext = Omit<FileInput, 'text' | 'contract' | 'repository'>;
+
+export function fileContext(index: RepoIndex, contract: Contract, path: string): FileContext {
+  return {
+    file: path,
+    role: index.roleOf(path),
+    resourceRules: resourceRulesApply(contract, index, path),
+    // A file only a generator reads is data (any text); an audited YAML file is also parsed.
+    yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
+    flux: fluxContextOf(index, contract, path),
+  };
+}
+
+/** A file's analysis input from its context (made here, or sent to an audit worker). */
+export function inputFrom(context: FileContext, text: string, contract: Contract, declaresServiceAccount: RepositoryFacts['declaresServiceAccount'], headText?: string | null): FileInput {
+  return { ...context, text, contract, repository: { declaresServiceAccount, headText } };
+}
+
+/** Everything analyzeFile needs about one file, from the repository index. */
+export function analysisInput(index: RepoIndex, contract: Contract, path: string, text: string, headText?: string | null): FileInput {
+  return inputFrom(fileContext(index, contract, path), text, contract, (name, namespace) => index.declaresServiceAccount(name, namespace), headText);
+}
+
+export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
+  return withGraphProblems(index, contract, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
+}
+
+/** Adds the model's problems (references, invalid names, roots, unknown names) that live in this file. */
+export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
+  const problems = index.graphProblemsIn(path);
+  if (problems.length === 0) return analysis;
+  const lines = new LineIndex(text);
+  const graphFindings = problems.map((problem): Finding => {
+    const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
+    const finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    const edit = problem.names
+      ? contractListEdit(
+          contract,
+          ['flux', 'variables'],
+          problem.names.map((name) => [`name: ${name}`, `reason: ${FLUX_VARIABLE_REASON_PLACEHOLDER}`]),
+        )
+      : null;
+    return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
+  });
+  return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
+}

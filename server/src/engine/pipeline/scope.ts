@@ -1,0 +1,70 @@
+// Which files each part of the engine looks at. The audit, the editor and the
+// CLI all ask here, so an open file shows exactly what the audit reports.
+import { contractDir } from '../contract/model';
+import type { Contract } from '../contract/model';
+import { isKustomizationFile } from '../flux/facts/model';
+import { matchesAny } from '../base/glob';
+import { basenameOf, isYamlPath } from '../base/paths';
+import type { RepoIndex } from './repo-index';
+
+const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
+
+/**
+ * A hidden file or folder (`.archive/`, `.github/`): as with minimatch's default, `*` and `**` do
+ * not reach into them; an include glob that names one (`.archive/**`) does.
+ */
+const HIDDEN = /(^|\/)\.(?!\.?\/)/;
+
+/** Whether the audit looks at a YAML file: under `include`, not under `exclude`. */
+export function isAudited(contract: Contract, path: string): boolean {
+  if (!isYamlPath(path) || ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
+  return inScope(contract, path);
+}
+
+/** Under the contract's folder, not hidden (unless an include glob names the folder), matching `include` and not `exclude`. */
+function inScope(contract: Contract, path: string, include = contract.include): boolean {
+  const relative = relativeToContract(contract, path);
+  if (relative === null || (HIDDEN.test(relative) && !include.some((glob) => HIDDEN.test(glob)))) return false;
+  return matchesAny(relative, include) && !matchesAny(relative, contract.exclude);
+}
+
+/** Globs are relative to the contract file's folder. */
+function relativeToContract(contract: Contract, path: string): string | null {
+  const dir = contractDir(contract.path);
+  if (dir === '') return path;
+  return path.startsWith(dir + '/') ? path.slice(dir.length + 1) : null;
+}
+
+/** Whether a file can contribute to the repository index (YAML, kustomization files, `.sourceignore`). */
+export function mayBeIndexed(path: string): boolean {
+  return (isYamlPath(path) || isKustomizationFile(path) || basenameOf(path) === '.sourceignore') && !ALWAYS_EXCLUDED.test(path);
+}
+
+/**
+ * Whether the engine analyses a file: an audited YAML file, or a file a live
+ * generator reads (a script, an env file, a config file: any name), unless
+ * `exclude` names it.
+ */
+export function isAnalyzed(contract: Contract, index: RepoIndex, path: string): boolean {
+  if (isAudited(contract, path)) return true;
+  if (ALWAYS_EXCLUDED.test(path) || path === contract.path) return false;
+  return (
+    index
+      .fluxGraph()
+      .entriesOf(path)
+      .some((entry) => entry.role === 'generator') && inScope(contract, path, ['**'])
+  );
+}
+
+/**
+ * Whether the Job and pod rules apply to a file's documents. Where the model
+ * knows where Flux starts, they cover what Flux applies (a template nothing
+ * applies is not a Job that runs); a `jobs.include` the contract writes
+ * decides instead; without a root, every resource under `include`.
+ */
+export function resourceRulesApply(contract: Contract, index: RepoIndex, path: string): boolean {
+  if (index.roleOf(path) !== 'resource' || !isAudited(contract, path)) return false;
+  if (contract.includeSpan !== null) return true;
+  const graph = index.fluxGraph();
+  return graph.worlds.length === 0 || graph.fallback || graph.isApplied(path);
+}

@@ -1,0 +1,43 @@
+// Runs the Flux substitution rules over the regions of one file that Flux
+// substitutes (flux/substitution/regions.ts says where they are): every rule
+// over every occurrence, or, where nothing substitutes, only the rule that
+// flags a needless `$$`.
+import type { Finding, Fix, RuleMeta } from '../base/types';
+import { documentRegions, generatorRegions, type FluxFileContext, type SubstitutedRegion } from '../flux/substitution/regions';
+import { SUBSTITUTION_RULES } from '../rules';
+import { fluxSubstitutionNeedlessEscape } from '../rules/flux-substitution-needless-escape';
+import type { SubstitutionContext } from '../rules/substitution-rule';
+import type { ParsedDocument } from '../yaml/documents';
+import type { OffsetEdit } from '../yaml/edit';
+
+type MakeFinding = (meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']) => Finding;
+
+type MakeFix = (title: string, edits: OffsetEdit[], preferred?: boolean) => Fix;
+
+/** Findings in one YAML document. */
+export function documentSubstitutionFindings(parsed: ParsedDocument, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
+  return documentRegions(parsed, flux).flatMap((region) => runRules(region, flux, parsed.source, finding, fix));
+}
+
+/** Findings in the bytes of a file that a configMapGenerator reads. */
+export function generatorSubstitutionFindings(text: string, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
+  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux, text, finding, fix));
+}
+
+function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
+  const { occurrences } = region;
+  const rules = region.substituting.length > 0 ? SUBSTITUTION_RULES : [fluxSubstitutionNeedlessEscape];
+  const findings: Finding[] = [];
+  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, strict: flux.strict, occurrences, index: 0, text, finding, fix };
+  occurrences.forEach((occurrence, index) => {
+    context.index = index;
+    for (const rule of rules) findings.push(...rule.check(occurrence, context));
+  });
+  if (!region.fixes || region.fixes.length === 0) return findings;
+  return findings.map((found) => {
+    const own = found.fixes ?? [];
+    // Where no in-file fix is preferred (text no shell reads), opting the generator out is the fix.
+    const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
+    return { ...found, fixes: [...own, ...extra] };
+  });
+}
