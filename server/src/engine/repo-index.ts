@@ -14,7 +14,8 @@ import { chunkKey } from './text';
 import { FluxGraph, InputFacts } from './flux/graph';
 import { NO_FLUX_CONFIG, FluxConfig } from './flux/roots';
 import { inputFacts } from './flux/input-facts';
-import { unknownNameProblems } from './flux/unknown-names';
+import { outsideSourceProblems } from './flux/outside-findings';
+import { OutsideSource, outsideSources } from './flux/outside-sources';
 import type { GraphProblem } from './flux/build';
 
 export { isKustomizationFile };
@@ -88,6 +89,7 @@ export class RepoIndex {
   private patchFiles: Set<string> | null = null;
   private inputPaths: Set<string> | null = null;
   private unknownNames: GraphProblem[] | null = null;
+  private outside: OutsideSource[] | null = null;
   /** Bumped whenever the index changes in a way other files' analyses can see. */
   version = 0;
   /** Bumped when the names some file uses change (the report of unknown names may change). */
@@ -177,6 +179,7 @@ export class RepoIndex {
     if (facts) this.inputs.set(path, facts);
     else this.inputs.delete(path);
     this.unknownNames = null;
+    this.outside = null;
     const changed = shape !== this.inputShapes.get(path);
     if (shape === undefined) this.inputShapes.delete(path);
     else this.inputShapes.set(path, shape);
@@ -207,25 +210,33 @@ export class RepoIndex {
       this.graph = new FluxGraph({ files: this.files, facts: this.facts, ignoreFiles: this.ignoreFiles, inputs: this.inputs, config: this.config });
       this.graphHasStalePositions = false;
       this.unknownNames = null;
+      this.outside = null;
     }
     return this.graph;
   }
 
   /**
-   * Files whose names the report of unknown names needs and that were not read yet: those a
-   * Kustomization whose names are unknown builds. The caller reads them and calls setUses().
+   * Files whose names the model of outside sources needs and that were not read yet: those a
+   * Kustomization that takes an outside source builds. The caller reads them and calls setUses().
    */
   namesWanted(): string[] {
     if (this.usesPending.size === 0) return [];
     const graph = this.fluxGraph();
-    return [...this.usesPending].filter((file) => graph.entriesOf(file).some((entry) => (entry.builder.vars?.unknown.length ?? 0) > 0));
+    return [...this.usesPending].filter((file) => graph.entriesOf(file).some((entry) => (entry.builder.vars?.outside.length ?? 0) > 0));
   }
 
-  /** The model's problems: references, invalid names, missing roots, and Kustomizations whose names cannot be known. */
+  /** Every outside source, modelled once (flux/outside-sources.ts), with the names the repository uses from it. */
+  outsideSources(): OutsideSource[] {
+    const graph = this.fluxGraph();
+    this.outside ??= outsideSources(graph, { yaml: (file) => this.uses.get(file) ?? [], inputs: this.inputs });
+    return this.outside;
+  }
+
+  /** The model's problems: references, invalid names, missing roots, and outside sources whose names cannot be known. */
   graphProblems(): GraphProblem[] {
     const graph = this.fluxGraph();
     if (!this.unknownNames) {
-      this.unknownNames = unknownNameProblems(graph, (file) => this.uses.get(file) ?? [], this.inputs);
+      this.unknownNames = outsideSourceProblems(this.outsideSources());
       this.problemsByFile = null;
     }
     return this.unknownNames.length === 0 ? graph.problems : [...graph.problems, ...this.unknownNames];
@@ -319,6 +330,7 @@ export class RepoIndex {
     this.patchFiles = null;
     this.inputPaths = null;
     this.unknownNames = null;
+    this.outside = null;
     this.version++;
   }
 

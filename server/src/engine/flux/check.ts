@@ -32,7 +32,7 @@ export interface FluxFileContext {
 type MakeFinding = (meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']) => Finding;
 type MakeFix = (title: string, edits: OffsetEdit[], preferred?: boolean) => Fix;
 
-const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], sources: [], substitutes: true };
+const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], outside: [], sources: [], substitutes: true };
 
 /** The builders of the entries with one of `roles` (once each). */
 export function buildersIn(flux: FluxFileContext, roles: ReadonlyArray<BuildEntry['role']>, accept: (entry: BuildEntry) => boolean = () => true): Builder[] {

@@ -9,6 +9,7 @@ import type { Requirement } from './label-selector';
 import type { Generator } from './kustomize-config';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild-facts';
+import { PRODUCER_KINDS, producedSecrets } from './producers';
 import { ArtifactDecl, artifactDecls, isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
 import { LineIndex } from '../text';
@@ -123,17 +124,26 @@ export interface KustomizeConfig {
   generators: Generator[];
 }
 
+/** A key a source defines; `origin` says where in a producer it is written (`data[2].secretKey`), for the hover. */
+export interface SourceEntry extends Located<string> {
+  origin?: string;
+}
+
 export interface VariableSource {
   kind: 'ConfigMap' | 'Secret';
   name: string;
   namespace: string | null;
   file: string;
-  /** Keys of `data` (Secret values base64-decoded) and `stringData`. */
-  entries: Map<string, Located<string>>;
+  /** Keys of `data` (Secret values base64-decoded) and `stringData`, or the keys a producer writes. */
+  entries: Map<string, SourceEntry>;
   /** Values that live outside the repository (an ExternalSecret's store, SOPS): never shown. */
   secret: boolean;
+  /** The object that makes it, when that is not the Secret itself: `ExternalSecret cluster-secrets`. */
+  producer?: string;
   /** Why its names cannot be known from the repository (an ExternalSecret with dataFrom), when they cannot. */
   unknownKeys?: string;
+  /** Where the producer makes them unknowable (its `dataFrom` key), for the finding that says so. */
+  unknownSpan?: [number, number];
   /** Adding a key to its `data` (a ConfigMap written in the repository), as a quick fix elsewhere writes it. */
   define?: EditTemplate | null;
 }
@@ -162,7 +172,7 @@ export function emptyFacts(): FileFacts {
   return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
 }
 
-const FACT_KINDS = /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/;
+const FACT_KINDS = new RegExp(`kind:\\s*["']?(ConfigMap|Secret|ServiceAccount|FluxInstance|ResourceSet|ArtifactGenerator|${PRODUCER_KINDS.join('|')})\\b`);
 
 /** Cheap test: can this text hold anything the model needs? (Plain substring tests first: most files fail them all.) */
 export function mayHoldFacts(path: string, text: string): boolean {
@@ -187,13 +197,13 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     if (!root) continue;
     const kind = getString(doc, root, 'kind');
     const apiVersion = getString(doc, root, 'apiVersion') ?? '';
+    const produced = producedSecrets(path, parsed, root, kind, apiVersion);
     if (kind === 'Kustomization' && apiVersion.startsWith(FLUX_KUSTOMIZE_GROUP)) {
       facts.kustomizations.push(fluxKustomization(path, parsed, root));
     } else if (isKustomizationFile(path) && (kind === 'Kustomization' || kind === 'Component' || kind === null)) {
       facts.kustomize = kustomizeConfig(path, parsed, root);
-    } else if (kind === 'ExternalSecret' && apiVersion.startsWith('external-secrets.io/')) {
-      const source = externalSecretSource(path, parsed, root);
-      if (source) facts.variableSources.push(source);
+    } else if (produced) {
+      facts.variableSources.push(...produced);
     } else if ((kind === 'ConfigMap' || kind === 'Secret') && apiVersion === 'v1') {
       facts.variableSources.push(variableSource(path, parsed, root, kind));
     } else if (kind === 'ServiceAccount' && apiVersion === 'v1') {
@@ -336,50 +346,30 @@ function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, f
 }
 
 /**
- * The Secret an ExternalSecret creates (`spec.target.name`, else its own
- * name), with the keys it will hold: `data[].secretKey` and the keys of
- * `target.template.data`. Their values live outside the repository. With
- * `dataFrom` and no template the keys are unknowable: the Secret is declared,
- * its names are not.
+ * A ConfigMap or Secret written here. SOPS-encrypted (a top-level `sops:` key): the key names are
+ * plain text, the values are not (never decoded, never shown), and no fix may add a key (the file's
+ * MAC would no longer match).
  */
-function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMap): VariableSource | null {
-  const { doc } = parsed;
-  const spec = asMap(doc, findPair(root, 'spec')?.value);
-  const template = asMap(doc, getNode(doc, spec, 'target', 'template', 'data'));
-  if (!spec) return null;
-  // A template decides the Secret's keys; without one, `dataFrom` makes them unknowable here.
-  const unknownKeys = findPair(spec, 'dataFrom') && !template ? `ExternalSecret ${getString(doc, root, 'metadata', 'name') ?? ''} fills it from the secret store with dataFrom` : undefined;
-  const entries = new Map<string, Located<string>>();
-  for (const item of asSeq(doc, findPair(spec, 'data')?.value)?.items ?? []) {
-    const key = getNode(doc, item, 'secretKey');
-    const name = scalarText(doc, key);
-    if (name) entries.set(name, { value: '(from the external secret store)', file, span: nodeSpan(parsed, key)! });
-  }
-  for (const pair of template?.items ?? []) {
-    const name = keyText(pair);
-    if (name) entries.set(name, { value: '(templated by the ExternalSecret)', file, span: nodeSpan(parsed, pair.key)! });
-  }
-  const name = getString(doc, spec, 'target', 'name') ?? getString(doc, root, 'metadata', 'name');
-  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: true, ...(unknownKeys ? { unknownKeys } : {}) } : null;
-}
-
 function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kind: 'ConfigMap' | 'Secret'): VariableSource {
   const { doc } = parsed;
-  const entries = new Map<string, Located<string>>();
+  const sops = findPair(root, 'sops') !== undefined;
+  const entries = new Map<string, SourceEntry>();
   const read = (key: string, decode: boolean) => {
     for (const pair of asMap(doc, findPair(root, key)?.value)?.items ?? []) {
       const name = keyText(pair);
       if (name === null) continue;
-      const raw = scalarText(doc, pair.value) ?? '';
-      entries.set(name, { value: (decode ? decodeBase64(raw) : raw).replace(/\r?\n/g, ''), file, span: nodeSpan(parsed, pair.key)! });
+      const raw = sops ? SOPS_VALUE : (scalarText(doc, pair.value) ?? '');
+      entries.set(name, { value: (decode && !sops ? decodeBase64(raw) : raw).replace(/\r?\n/g, ''), file, span: nodeSpan(parsed, pair.key)! });
     }
   };
   read('data', kind === 'Secret');
   if (kind === 'Secret') read('stringData', false);
   // A Secret's values are base64 or encrypted: a quick fix defines names in ConfigMaps only.
-  const define = kind === 'ConfigMap' ? defineTemplate(parsed, root, ['data']) : null;
-  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret', define };
+  const define = kind === 'ConfigMap' && !sops ? defineTemplate(parsed, root, ['data']) : null;
+  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret' || sops, define };
 }
+
+const SOPS_VALUE = '(encrypted with SOPS)';
 
 function decodeBase64(text: string): string {
   try {

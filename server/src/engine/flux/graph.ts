@@ -523,6 +523,8 @@ export class FluxGraph {
     const namespace = k.namespace;
     builder.vars = resolveVars(k.name, postBuild, webhooks, {
       external: this.input.config.variables,
+      declared: this.input.config.declaredSources,
+      namespace,
       candidates: (ref) => {
         // The same for every Kustomization of a folder and namespace in a world: computed once.
         let memo = this.candidateMemo.get(applied);
