@@ -4,6 +4,7 @@
 import type { Contract, TtlEntry, TtlListName } from './contract/model';
 import { contractEntryEdit, contractListEdit } from './contract/edit';
 import type { DocumentRuleContext, RepositoryFacts } from './rules/document-rule';
+import type { ServiceAccountCreator } from './repo-index';
 import { isJobDocument, jobFacts } from './jobs';
 import { DOCUMENT_RULES, JOB_RULES } from './rules';
 import type { JobCoverage, JobRuleContext } from './rules/rule';
@@ -45,6 +46,8 @@ export interface FileInput {
   flux?: FluxFileContext;
   /** Repository-wide facts for the pod and lifecycle rules; absent: those rules that need them stay silent. */
   repository?: RepositoryFacts;
+  /** What probably creates the ServiceAccounts its pods run as (repo-index.ts), as data. */
+  accountCreators?: ServiceAccountCreator[];
 }
 
 const NO_REPOSITORY: RepositoryFacts = { declaresServiceAccount: () => true };
@@ -156,6 +159,7 @@ function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleCo
     ...baseContext(input, lines),
     builders: input.flux ? buildersIn(input.flux, ['resource']) : [],
     repository: input.repository ?? NO_REPOSITORY,
+    accountCreators: input.accountCreators ?? [],
     finding: (meta, span, message, fixes, job) => makeFinding(meta, file, lines, span, message, job ?? null, fixes),
     contractListFix: (title, path, itemLines) => {
       const edit = contractListEdit(contract, path, [itemLines]);

@@ -42,6 +42,7 @@ export function fileContext(index: RepoIndex, contract: Contract, path: string):
     // A file only a generator reads is data (any text); an audited YAML file is also parsed.
     yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
     flux: fluxContextOf(index, contract, path),
+    accountCreators: index.accountCreatorsFor(path),
   };
 }
 

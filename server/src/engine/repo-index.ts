@@ -17,6 +17,7 @@ import { inputFacts } from './flux/input-facts';
 import { outsideSourceProblems } from './flux/outside-findings';
 import { OutsideSource, outsideSources } from './flux/outside-sources';
 import type { GraphProblem } from './flux/build';
+import type { AccountCreator } from './account-creators';
 
 export { isKustomizationFile };
 export { KUSTOMIZATION_FILE_NAMES } from './flux/facts';
@@ -269,21 +270,50 @@ export class RepoIndex {
     return matchesAccount(this.accounts().used.get(name), namespace);
   }
 
+  /**
+   * What may create the ServiceAccounts the pods of `path` run as: HelmReleases and custom resources
+   * applied in a world that applies `path` (anywhere, where Flux applies neither), each name with the
+   * namespace it lands in (the applying Kustomization's targetNamespace wins, a release's own stays).
+   */
+  accountCreatorsFor(path: string): ServiceAccountCreator[] {
+    const uses = this.facts.get(path)?.serviceAccountUses ?? [];
+    if (uses.length === 0) return [];
+    const graph = this.fluxGraph();
+    const worlds = new Set(graph.buildersOf(path).map((b) => b.world));
+    const out: ServiceAccountCreator[] = [];
+    for (const name of new Set(uses.map((use) => use.name))) {
+      for (const creator of this.accounts().creators.get(name) ?? []) {
+        const builders = graph.buildersOf(creator.file);
+        if (builders.length === 0) {
+          if (worlds.size === 0) out.push({ name, namespace: creator.namespace, by: creator.by });
+          continue;
+        }
+        for (const b of builders) {
+          if (worlds.size > 0 && !worlds.has(b.world)) continue;
+          out.push({ name, namespace: creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), by: creator.by });
+        }
+      }
+    }
+    return out;
+  }
+
   /** ServiceAccounts declared and used, by name (rebuilt when facts change: a pod's lookup is not a scan). */
-  private accounts(): { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } {
+  private accounts(): AccountIndex {
     if (!this.accountIndex) {
       const declared = new Map<string, Array<string | null>>();
       const used = new Map<string, Array<string | null>>();
+      const creators = new Map<string, AccountCreator[]>();
       for (const facts of this.facts.values()) {
         for (const sa of facts.serviceAccounts) declared.set(sa.name, [...(declared.get(sa.name) ?? []), sa.namespace]);
         for (const sa of facts.serviceAccountUses) used.set(sa.name, [...(used.get(sa.name) ?? []), sa.namespace]);
+        for (const creator of facts.accountCreators) for (const name of creator.names) creators.set(name, [...(creators.get(name) ?? []), creator]);
       }
-      this.accountIndex = { declared, used };
+      this.accountIndex = { declared, used, creators };
     }
     return this.accountIndex;
   }
 
-  private accountIndex: { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } | null = null;
+  private accountIndex: AccountIndex | null = null;
 
   /** What the contract's flux entries are checked against. */
   hasFolder(path: string): boolean {
@@ -341,6 +371,19 @@ export class RepoIndex {
     }
     return false;
   }
+}
+
+interface AccountIndex {
+  declared: Map<string, Array<string | null>>;
+  used: Map<string, Array<string | null>>;
+  creators: Map<string, AccountCreator[]>;
+}
+
+/** An account a pod of a file runs as, and what probably creates it there (as data: it travels to audit workers). */
+export interface ServiceAccountCreator {
+  name: string;
+  namespace: string | null;
+  by: string;
 }
 
 /** ServiceAccount names with the namespaces that declare them (null: a namespace the file does not say). */

@@ -10,6 +10,7 @@ import type { Generator } from './kustomize-config';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild-facts';
 import { PRODUCER_KINDS, producedSecrets } from './producers';
+import { AccountCreator, accountCreator, MAY_HOLD_CREATOR } from '../account-creators';
 import { ArtifactDecl, artifactDecls, isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
 import { LineIndex } from '../text';
@@ -161,6 +162,8 @@ export interface FileFacts {
   serviceAccounts: ServiceAccountDecl[];
   /** ServiceAccounts that pods in this file run as. */
   serviceAccountUses: ServiceAccountDecl[];
+  /** HelmReleases and custom resources that may create ServiceAccounts. */
+  accountCreators: AccountCreator[];
   sources: SourceDecl[];
   syncs: SyncDecl[];
   webhooks: WebhookDecl[];
@@ -169,7 +172,7 @@ export interface FileFacts {
 }
 
 export function emptyFacts(): FileFacts {
-  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
+  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], accountCreators: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
 }
 
 const FACT_KINDS = new RegExp(`kind:\\s*["']?(ConfigMap|Secret|ServiceAccount|FluxInstance|ResourceSet|ArtifactGenerator|${PRODUCER_KINDS.join('|')})\\b`);
@@ -183,7 +186,8 @@ export function mayHoldFacts(path: string, text: string): boolean {
     text.includes('instance:') ||
     text.includes('kustomize-mutating-webhook') ||
     (text.includes('serviceAccount') && /serviceAccount(Name)?\s*:/.test(text)) ||
-    FACT_KINDS.test(text)
+    FACT_KINDS.test(text) ||
+    MAY_HOLD_CREATOR.test(text)
   );
 }
 
@@ -221,6 +225,8 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     if (sync) facts.syncs.push(sync);
     const webhook = webhookDecl(path, parsed, root, kind);
     if (webhook) facts.webhooks.push(webhook);
+    const creator = accountCreator(path, doc, root, kind, apiVersion);
+    if (creator) facts.accountCreators.push(creator);
     const podSpec = podSpecOf(doc);
     const account = podSpec ? (getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount')) : null;
     if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });

@@ -3,6 +3,7 @@
 // it, the ServiceAccounts the repository declares, the file at git HEAD).
 import type { Contract } from '../contract/model';
 import type { Builder } from '../flux/graph';
+import type { ServiceAccountCreator } from '../repo-index';
 import type { LineIndex } from '../text';
 import type { Finding, Fix, RuleMeta } from '../types';
 import type { ParsedDocument } from '../yaml-docs';
@@ -22,6 +23,8 @@ export interface DocumentRuleContext {
   contract: Contract;
   builders: Builder[];
   repository: RepositoryFacts;
+  /** What probably creates the ServiceAccounts the file's pods run as (a chart, an operator). */
+  accountCreators: readonly ServiceAccountCreator[];
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], job?: string | null): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
   /** A fix that adds an entry to a contract list (e.g. ['serviceAccounts', 'external']); null when it cannot be written. */
