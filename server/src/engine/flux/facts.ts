@@ -9,7 +9,7 @@ import type { Requirement } from './label-selector';
 import type { Generator } from './kustomize-config';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild-facts';
-import { PRODUCER_KINDS, producedSecrets } from './producers';
+import { mentionedSecrets, PRODUCER_KINDS, producedSecrets } from './producers';
 import { AccountCreator, accountCreator, MAY_HOLD_CREATOR } from '../account-creators';
 import { ArtifactDecl, artifactDecls, isSourceApi, SOURCE_KINDS, SourceDecl, sourceDecl, SourceKind, SyncDecl, syncDecl, WebhookDecl, webhookDecl } from './start-facts';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../yaml-docs';
@@ -145,6 +145,8 @@ export interface VariableSource {
   unknownKeys?: string;
   /** Where the producer makes them unknowable (its `dataFrom` key), for the finding that says so. */
   unknownSpan?: [number, number];
+  /** Only named by a custom resource that may make it (producers.ts): taken only where nothing else is. */
+  mention?: boolean;
   /** Adding a key to its `data` (a ConfigMap written in the repository), as a quick fix elsewhere writes it. */
   define?: EditTemplate | null;
 }
@@ -220,6 +222,8 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
       resourceSetFacts(path, parsed, root, facts);
     } else if (kind === 'ArtifactGenerator' && apiVersion.startsWith('source.extensions.fluxcd.io/')) {
       facts.artifacts.push(...artifactDecls(path, parsed, root));
+    } else {
+      facts.variableSources.push(...mentionedSecrets(path, parsed, root, kind, apiVersion));
     }
     const sync = syncDecl(path, parsed, root, kind, apiVersion);
     if (sync) facts.syncs.push(sync);

@@ -48,7 +48,7 @@ function message(source: OutsideSource, unknown: OutsideTaker[], names: string[]
   const take = `${kustomizations} Kustomization${kustomizations === 1 ? ' takes' : 's take'} it${where}${known}`;
   const from = `from: { kind: ${source.kind}, name: ${source.name} }`;
   return (
-    `The names in ${sourceLabel(source)} cannot be known here: ${source.why}. ${take}, and ${names.length === 1 ? 'its files use 1 name' : `their files use ${names.length} names`} ` +
+    `The names in ${sourceLabel(source)} cannot be known here: ${source.why}. ${take}, and ${kustomizations === 1 ? 'its' : 'their'} files use ${names.length} name${names.length === 1 ? '' : 's'} ` +
     `nothing in the repository defines (${shownNames(names)}); those uses are not checked. Declare its names in the contract's flux.variables (${from}, names: […]) to check every use.`
   );
 }

@@ -45,6 +45,37 @@ export function producedSecrets(file: string, parsed: ParsedDocument, root: YAML
   return reader.read(file, parsed, root);
 }
 
+/**
+ * A custom resource (not Kubernetes' own, not Flux's) that names a Secret in its spec
+ * (`secretName: x`, `secret: {name: x}`, `credentialsSecretRef: {name: x}`) may be the operator's order
+ * to make it (a PocketIDOIDCClient, a cert-manager Certificate) or may only read it: the Secret may
+ * exist, with keys the repository does not show. Ranked after every object that is written here.
+ */
+export function mentionedSecrets(file: string, parsed: ParsedDocument, root: YAMLMap, kind: string | null, apiVersion: string): VariableSource[] {
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  if (!kind || !group.includes('.') || group.endsWith('k8s.io') || /(^|\.)fluxcd\.io$/.test(group)) return [];
+  const { doc } = parsed;
+  const producer = `${kind} ${getString(doc, root, 'metadata', 'name') ?? ''}`;
+  const namespace = getString(doc, root, 'metadata', 'namespace');
+  const out: VariableSource[] = [];
+  const visit = (node: unknown, path: string, depth: number) => {
+    const map = asMap(doc, node);
+    for (const pair of map?.items ?? []) {
+      const key = keyText(pair);
+      if (key === null) continue;
+      const at = path ? `${path}.${key}` : key;
+      const name = /secret(name)?$/i.test(key) ? (scalarText(doc, pair.value) ?? (/secret(ref)?$/i.test(key) ? getString(doc, pair.value, 'name') : null)) : null;
+      if (name && !out.some((source) => source.name === name)) {
+        const why = `${producer} names it in ${at}: its operator may make it, with keys the repository does not show`;
+        out.push({ ...made(producer, name, namespace, file, new Map(), { why, span: nodeSpan(parsed, pair.key) })!, mention: true });
+      } else if (depth < 8) visit(pair.value, at, depth + 1);
+    }
+    for (const item of asSeq(doc, node)?.items ?? []) if (depth < 8) visit(item, path, depth + 1);
+  };
+  visit(findPair(root, 'spec')?.value, 'spec', 0);
+  return out;
+}
+
 /** A Secret made by `producer`, with the keys found (values never shown) and, when they are not all known, why. */
 function made(producer: string, name: string | null, namespace: string | null, file: string, entries: Map<string, SourceEntry>, unknown: { why: string; span: [number, number] | null } | null): VariableSource | null {
   if (!name) return null;

@@ -107,7 +107,9 @@ export function resolveVars(owner: string, postBuild: PostBuild, added: Substitu
   const sources: VariableSource[] = [];
   const namespace = context.namespace ?? null;
   for (const ref of [...added, ...postBuild.substituteFrom]) {
-    const source = context.candidates(ref)[0];
+    // An object written here first; a Secret a custom resource only names, where there is none.
+    const candidates = context.candidates(ref);
+    const source = candidates.find((candidate) => !candidate.mention) ?? candidates[0];
     if (!source || source.unknownKeys) {
       const declaration = context.declared?.find((d) => declares(d, ref, namespace)) ?? null;
       const state: OutsideState = declaration ? (declaration.names ? 'declared' : 'silenced') : context.external !== null ? 'legacy' : !source && ref.optional ? 'optional-absent' : 'unknown';
