@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import type { AuditResult } from '../server/src/engine/audit';
 import type { Finding, Fix } from '../server/src/engine/types';
 import { gotkSync, kustomization } from './helpers/flux-fixtures';
-import { envJob, EXTERNAL_SECRET, TWO_CLUSTERS } from './helpers/outside-fixture';
+import { envJob, EXTERNAL_SECRET, FROM_SECRETS, TWO_CLUSTERS } from './helpers/outside-fixture';
 import { auditFiles, brief } from './helpers/memory-fs';
 import { applyFileEdits } from './helpers/table';
 
@@ -78,6 +78,15 @@ describe('one finding per outside source', () => {
       ['flux-substitution-undefined infra/job.yaml:15:34 error'],
     );
   });
+});
+
+test('a Kustomization that takes two unknown sources: its names may come from either, and the related line says so', async () => {
+  const files = { ...TWO_CLUSTERS, 'clusters/b/media.yaml': kustomization('media', './media', FROM_SECRETS + '      - kind: ConfigMap\n        name: platform-settings\n') };
+  const result = await auditFiles(files);
+  const infos = result.findings.filter((f) => f.rule === 'flux-variables-unknown');
+  assert.deepEqual(infos.map(brief), ['flux-variables-unknown clusters/a/secrets.yaml:10:3', 'flux-variables-unknown clusters/b/media.yaml:15:9']);
+  assert.deepEqual(infos[1].related!.map((r) => r.message), ['Kustomization "media" uses NFS_HOST_2 from it (or from Secret cluster-secrets)']);
+  assert.ok(infos[0].related!.some((r) => r.message === 'Kustomization "media" uses NFS_HOST_2 from it (or from ConfigMap platform-settings)'));
 });
 
 describe('the declare fix converges', () => {
@@ -223,5 +232,14 @@ describe('an optional source nothing creates', () => {
     assert.deepEqual(fluxFindings(await auditFiles(required)), ['flux-variables-unknown clusters/a/apps.yaml:15:9']);
     const produced = { ...optional(), 'clusters/a/secrets.yaml': EXTERNAL_SECRET.replace(/cluster-secrets/g, 'extra-secrets') };
     assert.deepEqual(fluxFindings(await auditFiles(produced)), ['flux-variables-unknown clusters/a/secrets.yaml:10:3']);
+  });
+
+  test("a custom resource that names the Secret in its spec (an operator's order to make it): an outside source, not nothing", async () => {
+    const client = 'apiVersion: pocketid.internal/v1alpha1\nkind: PocketIDOIDCClient\nmetadata:\n  name: app\nspec:\n  clientID: app\n  secret:\n    name: extra-secrets\n';
+    const result = await auditFiles({ ...optional(), 'clusters/a/oidc.yaml': client });
+    assert.deepEqual(fluxFindings(result), ['flux-variables-unknown clusters/a/oidc.yaml:7:3']);
+    assert.match(only(result, 'flux-variables-unknown').message, /PocketIDOIDCClient app names it in spec\.secret: its operator may make it, with keys the repository does not show/);
+    // Negative control: a resource that names another Secret changes nothing.
+    assert.deepEqual(fluxFindings(await auditFiles({ ...optional(), 'clusters/a/oidc.yaml': client.replace('extra-secrets', 'other') })), ['flux-substitution-undefined apps/job.yaml:16:34']);
   });
 });

@@ -53,19 +53,26 @@ function message(source: OutsideSource, unknown: OutsideTaker[], names: string[]
   );
 }
 
-/** One related location per Kustomization that takes it (once, whatever the worlds), with the names it uses from it. */
+/**
+ * One related location per Kustomization that takes it (once, whatever the worlds), with the names it
+ * uses from it; where the Kustomization takes other unknown sources too, the names may be theirs: said.
+ */
 function relatedOf(takers: OutsideTaker[]): NonNullable<GraphProblem['related']> {
-  const byKustomization = new Map<FluxKustomization, Set<string>>();
-  for (const { builder, names } of takers) {
+  const byKustomization = new Map<FluxKustomization, { names: Set<string>; others: Set<string> }>();
+  for (const { builder, entry, names } of takers) {
     const k = builder.kustomization;
     if (k.file === '') continue;
-    const set = byKustomization.get(k) ?? new Set<string>();
-    for (const name of names) set.add(name);
-    byKustomization.set(k, set);
+    const seen = byKustomization.get(k) ?? { names: new Set<string>(), others: new Set<string>() };
+    for (const name of names) seen.names.add(name);
+    for (const other of builder.vars!.outside) if (other.state === 'unknown' && (other.ref.kind !== entry.ref.kind || other.ref.name !== entry.ref.name)) seen.others.add(`${other.ref.kind} ${other.ref.name}`);
+    byKustomization.set(k, seen);
   }
-  return [...byKustomization].map(([k, names]) => ({
-    file: k.file,
-    range: k.range,
-    message: names.size > 0 ? `Kustomization "${k.name}" uses ${[...names].sort().join(', ')} from it` : `Kustomization "${k.name}" takes it and uses no name from it`,
-  }));
+  return [...byKustomization].map(([k, { names, others }]) => {
+    const or = others.size > 0 ? ` (or from ${[...others].join(', ')})` : '';
+    return {
+      file: k.file,
+      range: k.range,
+      message: names.size > 0 ? `Kustomization "${k.name}" uses ${[...names].sort().join(', ')} from it${or}` : `Kustomization "${k.name}" takes it and uses no name from it`,
+    };
+  });
 }
