@@ -56,29 +56,47 @@ function repo(account: string, beside: Record<string, string>, extra: Record<str
 
 async function accountFindings(files: Record<string, string>): Promise<string[]> {
   const result = await auditFiles(files);
-  return result.findings.filter((f) => f.rule === 'pod-service-account-undeclared').map((f) => `${brief(f)} ${f.severity}: ${f.message.replace(/^(.*?: it is probably created by [^.]+|[^:]*).*$/s, '$1')}`);
+  return result.findings
+    .filter((f) => f.rule === 'pod-service-account-undeclared')
+    .map((f) => `${brief(f)} ${f.severity}: ${f.message.replace(/^(.*?: it is probably created by [^.]+|[^:]*).*$/s, '$1')}`);
 }
 
-const INFO = (account: string, by: string) => [`pod-service-account-undeclared app/cronjob.yaml:12:31 info: ServiceAccount "${account}" in namespace network-system is not declared in this repository: it is probably created by ${by}`];
-const WARNING = (account: string, namespace = 'network-system') => [`pod-service-account-undeclared app/cronjob.yaml:12:31 warning: ServiceAccount "${account}" in namespace ${namespace} is not declared in this repository`];
+const INFO = (account: string, by: string) => [
+  `pod-service-account-undeclared app/cronjob.yaml:12:31 info: ServiceAccount "${account}" in namespace network-system is not declared in this repository: it is probably created by ${by}`,
+];
+const WARNING = (account: string, namespace = 'network-system') => [
+  `pod-service-account-undeclared app/cronjob.yaml:12:31 warning: ServiceAccount "${account}" in namespace ${namespace} is not declared in this repository`,
+];
 
 describe('an account a chart installed beside it probably creates', () => {
-  test('<release>-<chart> (the common fullname helper), in the targetNamespace that wins over the file\'s own', async () => {
-    assert.deepEqual(await accountFindings(repo('whereabouts-whereabouts-chart', { 'helmrelease.yaml': helmRelease('whereabouts', 'whereabouts-chart') })), INFO('whereabouts-whereabouts-chart', 'HelmRelease whereabouts (chart whereabouts-chart)'));
+  test("<release>-<chart> (the common fullname helper), in the targetNamespace that wins over the file's own", async () => {
+    assert.deepEqual(
+      await accountFindings(repo('whereabouts-whereabouts-chart', { 'helmrelease.yaml': helmRelease('whereabouts', 'whereabouts-chart') })),
+      INFO('whereabouts-whereabouts-chart', 'HelmRelease whereabouts (chart whereabouts-chart)'),
+    );
   });
 
   test('the release name itself', async () => {
-    assert.deepEqual(await accountFindings(repo('external-dns', { 'helmrelease.yaml': helmRelease('external-dns', 'external-dns') })), INFO('external-dns', 'HelmRelease external-dns (chart external-dns)'));
+    assert.deepEqual(
+      await accountFindings(repo('external-dns', { 'helmrelease.yaml': helmRelease('external-dns', 'external-dns') })),
+      INFO('external-dns', 'HelmRelease external-dns (chart external-dns)'),
+    );
   });
 
   test('serviceAccount.name at any depth of the values', async () => {
     const values = '    controller:\n      serviceAccount:\n        create: true\n        name: ingress-bot\n';
-    assert.deepEqual(await accountFindings(repo('ingress-bot', { 'helmrelease.yaml': helmRelease('ingress', 'ingress-nginx', values) })), INFO('ingress-bot', 'HelmRelease ingress (chart ingress-nginx)'));
+    assert.deepEqual(
+      await accountFindings(repo('ingress-bot', { 'helmrelease.yaml': helmRelease('ingress', 'ingress-nginx', values) })),
+      INFO('ingress-bot', 'HelmRelease ingress (chart ingress-nginx)'),
+    );
   });
 
   test("app-template's serviceAccount: {<name>: {}}", async () => {
     const values = '    serviceAccount:\n      backup-runner: {}\n';
-    assert.deepEqual(await accountFindings(repo('backup-runner', { 'helmrelease.yaml': helmRelease('backup', 'app-template', values) })), INFO('backup-runner', 'HelmRelease backup (chart app-template)'));
+    assert.deepEqual(
+      await accountFindings(repo('backup-runner', { 'helmrelease.yaml': helmRelease('backup', 'app-template', values) })),
+      INFO('backup-runner', 'HelmRelease backup (chart app-template)'),
+    );
   });
 
   test('negative controls: a release in another namespace, a release in another world, a release that names another account: the warning stays', async () => {
@@ -119,7 +137,10 @@ describe('an account an operator probably creates (a custom resource of the same
   });
 
   test('without Flux: the namespaces as written decide', async () => {
-    const files = { 'k8s/cronjob.yaml': cronJob('pg-main', 'db'), 'k8s/cluster.yaml': cluster('postgresql.cnpg.io/v1', 'Cluster', 'pg-main').replace('  name: pg-main\n', '  name: pg-main\n  namespace: db\n') };
+    const files = {
+      'k8s/cronjob.yaml': cronJob('pg-main', 'db'),
+      'k8s/cluster.yaml': cluster('postgresql.cnpg.io/v1', 'Cluster', 'pg-main').replace('  name: pg-main\n', '  name: pg-main\n  namespace: db\n'),
+    };
     const result = await auditFiles(files);
     assert.deepEqual(
       result.findings.filter((f) => f.rule === 'pod-service-account-undeclared').map((f) => `${brief(f)} ${f.severity}`),

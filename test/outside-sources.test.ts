@@ -27,7 +27,10 @@ function errors(result: AuditResult): string[] {
 function applied(files: Record<string, string>, fix: Fix): Record<string, string> {
   const out = { ...files };
   for (const file of new Set(fix.edits.map((edit) => edit.file))) {
-    out[file] = applyFileEdits(out[file] ?? '', fix.edits.filter((edit) => edit.file === file));
+    out[file] = applyFileEdits(
+      out[file] ?? '',
+      fix.edits.filter((edit) => edit.file === file),
+    );
   }
   return out;
 }
@@ -67,11 +70,15 @@ describe('one finding per outside source', () => {
   });
 
   test('known in one world, unknown in the other: the finding names the world where it is unknown', async () => {
-    const sops = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: flux-system\nstringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:x]\n  EMAIL: ENC[AES256_GCM,data:y]\nsops:\n  version: 3.9.0\n';
+    const sops =
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: flux-system\nstringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:x]\n  EMAIL: ENC[AES256_GCM,data:y]\nsops:\n  version: 3.9.0\n';
     const result = await auditFiles({ ...TWO_CLUSTERS, 'clusters/a/secrets.yaml': sops });
     const info = only(result, 'flux-variables-unknown');
     assert.equal(brief(info), 'flux-variables-unknown clusters/b/secrets.yaml:10:3');
-    assert.match(info.message, /2 Kustomizations take it in clusters\/b \(the repository shows its keys in clusters\/a\), and their files use 3 names nothing in the repository defines \(EMAIL, NFS_HOST_2, SECRET_DOMAIN\)/);
+    assert.match(
+      info.message,
+      /2 Kustomizations take it in clusters\/b \(the repository shows its keys in clusters\/a\), and their files use 3 names nothing in the repository defines \(EMAIL, NFS_HOST_2, SECRET_DOMAIN\)/,
+    );
     // In cluster a the SOPS Secret's keys are known: infra's NFS_HOST_0 is undefined there (an error), apps' names are not.
     assert.deepEqual(
       result.findings.filter((f) => f.rule === 'flux-substitution-undefined').map((f) => `${brief(f)} ${f.severity}`),
@@ -85,7 +92,10 @@ test('a Kustomization that takes two unknown sources: its names may come from ei
   const result = await auditFiles(files);
   const infos = result.findings.filter((f) => f.rule === 'flux-variables-unknown');
   assert.deepEqual(infos.map(brief), ['flux-variables-unknown clusters/a/secrets.yaml:10:3', 'flux-variables-unknown clusters/b/media.yaml:15:9']);
-  assert.deepEqual(infos[1].related!.map((r) => r.message), ['Kustomization "media" uses NFS_HOST_2 from it (or from Secret cluster-secrets)']);
+  assert.deepEqual(
+    infos[1].related!.map((r) => r.message),
+    ['Kustomization "media" uses NFS_HOST_2 from it (or from Secret cluster-secrets)'],
+  );
   assert.ok(infos[0].related!.some((r) => r.message === 'Kustomization "media" uses NFS_HOST_2 from it (or from ConfigMap platform-settings)'));
 });
 
@@ -147,10 +157,7 @@ describe('the declare fix converges', () => {
     const legacy = 'flux:\n  variables:\n    - { name: SECRET_DOMAIN, reason: From 1Password. }\n    - { name: EMAIL, reason: From 1Password. }\n';
     const files = { ...TWO_CLUSTERS, [CONTRACT]: legacy };
     const result = await auditFiles(files);
-    assert.deepEqual(
-      result.findings.filter((f) => f.rule.startsWith('flux-')).map(brief),
-      ['flux-substitution-undefined infra/job.yaml:15:34', 'flux-substitution-undefined media/job.yaml:15:34'],
-    );
+    assert.deepEqual(result.findings.filter((f) => f.rule.startsWith('flux-')).map(brief), ['flux-substitution-undefined infra/job.yaml:15:34', 'flux-substitution-undefined media/job.yaml:15:34']);
     const fix = result.findings[0].fixes!.find((f) => f.title.startsWith('Add '))!;
     assert.equal(fix.title, 'Add NFS_HOST_0 to the names of Secret cluster-secrets (namespace flux-system) in flux.variables (and 3 more names used from it)');
     assert.deepEqual(errors(await auditFiles(applied(files, fix))), ['contract-reason-missing .flux-job-guard.yaml:7:15']);

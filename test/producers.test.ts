@@ -115,7 +115,8 @@ const KNOWN: Known[] = [
   },
   {
     name: 'SOPS-encrypted Secret: the key names are plain text',
-    producer: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: sops-secrets\n  namespace: flux-system\ndata:\n  PASSWORD: ENC[AES256_GCM,data:c2VjcmV0,iv:abc,tag:def,type:str]\nsops:\n  version: 3.9.0\n',
+    producer:
+      'apiVersion: v1\nkind: Secret\nmetadata:\n  name: sops-secrets\n  namespace: flux-system\ndata:\n  PASSWORD: ENC[AES256_GCM,data:c2VjcmV0,iv:abc,tag:def,type:str]\nsops:\n  version: 3.9.0\n',
     secret: 'sops-secrets',
     defines: ['PASSWORD'],
     from: 'Secret sops-secrets',
@@ -187,7 +188,8 @@ const UNKNOWN: Array<{ name: string; producer: string; secret: string; at: strin
   },
   {
     name: 'ClusterExternalSecret: dataFrom',
-    producer: 'apiVersion: external-secrets.io/v1\nkind: ClusterExternalSecret\nmetadata:\n  name: ces\nspec:\n  namespaceSelector: {}\n  externalSecretSpec:\n    dataFrom:\n      - extract: {key: all}\n',
+    producer:
+      'apiVersion: external-secrets.io/v1\nkind: ClusterExternalSecret\nmetadata:\n  name: ces\nspec:\n  namespaceSelector: {}\n  externalSecretSpec:\n    dataFrom:\n      - extract: {key: all}\n',
     secret: 'ces',
     at: '8:5',
     why: /ClusterExternalSecret ces fills it from the secret store with dataFrom/,
@@ -216,7 +218,8 @@ const UNKNOWN: Array<{ name: string; producer: string; secret: string; at: strin
   },
   {
     name: 'DopplerSecret: spec.managedSecret.name',
-    producer: 'apiVersion: secrets.doppler.com/v1alpha1\nkind: DopplerSecret\nmetadata:\n  name: dop\n  namespace: doppler-operator-system\nspec:\n  managedSecret:\n    name: doppler-secrets\n    namespace: flux-system\n',
+    producer:
+      'apiVersion: secrets.doppler.com/v1alpha1\nkind: DopplerSecret\nmetadata:\n  name: dop\n  namespace: doppler-operator-system\nspec:\n  managedSecret:\n    name: doppler-secrets\n    namespace: flux-system\n',
     secret: 'doppler-secrets',
     at: '2:1',
     why: /DopplerSecret dop fills it with the keys of the Doppler config/,
@@ -238,7 +241,10 @@ describe("producers whose keys the repository does not show: one finding, at the
       assert.deepEqual(flux.map(brief), [`flux-variables-unknown clusters/a/producer.yaml:${c.at}`]);
       assert.match(flux[0].message, c.why);
       // Negative control: where the Kustomization reads another Secret, the producer says nothing of it.
-      assert.deepEqual((await findings(repo(c.producer, 'elsewhere', ['SOME_NAME']))).map((f) => f.replace(/:\d+:\d+$/, '')), ['flux-variables-unknown clusters/a/apps.yaml']);
+      assert.deepEqual(
+        (await findings(repo(c.producer, 'elsewhere', ['SOME_NAME']))).map((f) => f.replace(/:\d+:\d+$/, '')),
+        ['flux-variables-unknown clusters/a/apps.yaml'],
+      );
     });
   }
 });

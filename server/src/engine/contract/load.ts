@@ -301,7 +301,8 @@ class ContractReader {
       const namePair = findPair(map, 'name');
       const fromPair = findPair(map, 'from');
       const reason = this.reason(findPair(map, 'reason'), span, where);
-      if (namePair && fromPair) return this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}\` has both \`name\` and \`from\`: write one variable, or one source with its \`names\`.`);
+      if (namePair && fromPair)
+        return this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}\` has both \`name\` and \`from\`: write one variable, or one source with its \`names\`.`);
       if (fromPair) {
         const source = this.declaredSource(map, fromPair, where, reason, span);
         if (!source) return;
@@ -310,7 +311,8 @@ class ContractReader {
         declared.push(source);
         return;
       }
-      if (findPair(map, 'names')) this.report('contract-invalid', this.spanOf(findPair(map, 'names')!.key)!, `\`${where}.names\` lists the names of a source: add \`from\`, or write one item per name.`);
+      if (findPair(map, 'names'))
+        this.report('contract-invalid', this.spanOf(findPair(map, 'names')!.key)!, `\`${where}.names\` lists the names of a source: add \`from\`, or write one item per name.`);
       const name = this.string(namePair, `${where}.name`);
       if (!namePair) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`name\` or \`from\`: name the variable, or the source it comes from.`);
       if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)!, item: span });
@@ -323,7 +325,8 @@ class ContractReader {
   private declaredSource(map: YAMLMap, fromPair: Pair, where: string, reason: string, item: Span): DeclaredSource | null {
     const from = this.map(fromPair.value, `${where}.from`);
     if (!from) {
-      if (fromPair.value === null || (isScalar(fromPair.value) && fromPair.value.value === null)) this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}.from\` must name a ConfigMap or Secret: \`{ kind: Secret, name: … }\`.`);
+      if (fromPair.value === null || (isScalar(fromPair.value) && fromPair.value.value === null))
+        this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}.from\` must name a ConfigMap or Secret: \`{ kind: Secret, name: … }\`.`);
       return null;
     }
     this.checkKeys(from, 'flux.variables[].from', `${where}.from`);

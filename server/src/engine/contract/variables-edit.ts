@@ -124,5 +124,11 @@ function addNamesKey(text: string, lines: LineIndex, map: YAMLMap, base: number,
   const indent = indentAt(lines, base + key.range[0]);
   const eol = lineEnding(text, base + key.range[0]);
   const at = lines.lineEnd(lines.position(base + value.range[1] - 1).line);
-  return { start: at, end: at, newText: namesLines(names).map((line) => `${eol}${indent}${line}`).join('') };
+  return {
+    start: at,
+    end: at,
+    newText: namesLines(names)
+      .map((line) => `${eol}${indent}${line}`)
+      .join(''),
+  };
 }

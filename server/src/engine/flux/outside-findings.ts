@@ -64,7 +64,8 @@ function relatedOf(takers: OutsideTaker[]): NonNullable<GraphProblem['related']>
     if (k.file === '') continue;
     const seen = byKustomization.get(k) ?? { names: new Set<string>(), others: new Set<string>() };
     for (const name of names) seen.names.add(name);
-    for (const other of builder.vars!.outside) if (other.state === 'unknown' && (other.ref.kind !== entry.ref.kind || other.ref.name !== entry.ref.name)) seen.others.add(`${other.ref.kind} ${other.ref.name}`);
+    for (const other of builder.vars!.outside)
+      if (other.state === 'unknown' && (other.ref.kind !== entry.ref.kind || other.ref.name !== entry.ref.name)) seen.others.add(`${other.ref.kind} ${other.ref.name}`);
     byKustomization.set(k, seen);
   }
   return [...byKustomization].map(([k, { names, others }]) => {

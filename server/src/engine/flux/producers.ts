@@ -34,7 +34,10 @@ const READERS: Record<(typeof PRODUCER_KINDS)[number], { group: string; read: Re
   OnePasswordItem: { group: 'onepassword.com/', read: (file, parsed, root) => storeSecret(file, parsed, root, ['metadata', 'name'], 'the 1Password item') },
   VaultStaticSecret: { group: 'secrets.hashicorp.com/', read: vaultSecret },
   VaultDynamicSecret: { group: 'secrets.hashicorp.com/', read: vaultSecret },
-  DopplerSecret: { group: 'secrets.doppler.com/', read: (file, parsed, root) => storeSecret(file, parsed, root, ['spec', 'managedSecret', 'name'], 'the Doppler config', ['spec', 'managedSecret', 'namespace']) },
+  DopplerSecret: {
+    group: 'secrets.doppler.com/',
+    read: (file, parsed, root) => storeSecret(file, parsed, root, ['spec', 'managedSecret', 'name'], 'the Doppler config', ['spec', 'managedSecret', 'namespace']),
+  },
   BitwardenSecret: { group: 'k8s.bitwarden.com/', read: bitwardenSecret },
 };
 
@@ -77,7 +80,14 @@ export function mentionedSecrets(file: string, parsed: ParsedDocument, root: YAM
 }
 
 /** A Secret made by `producer`, with the keys found (values never shown) and, when they are not all known, why. */
-function made(producer: string, name: string | null, namespace: string | null, file: string, entries: Map<string, SourceEntry>, unknown: { why: string; span: [number, number] | null } | null): VariableSource | null {
+function made(
+  producer: string,
+  name: string | null,
+  namespace: string | null,
+  file: string,
+  entries: Map<string, SourceEntry>,
+  unknown: { why: string; span: [number, number] | null } | null,
+): VariableSource | null {
   if (!name) return null;
   const source: VariableSource = { kind: 'Secret', name, namespace, file, entries, secret: true, producer };
   if (unknown) {
@@ -107,7 +117,13 @@ const FROM_STORE = '(from the external secret store)';
  * (mergePolicy Replace, the default) the template's keys only; with `mergePolicy: Merge`, both.
  * `dataFrom`, and a `templateFrom` whose keys come from the text, leave the set unknown.
  */
-function externalSecretKeys(parsed: ParsedDocument, file: string, spec: YAMLMap, producer: string, at: string): { entries: Map<string, SourceEntry>; unknown: { why: string; span: [number, number] | null } | null } {
+function externalSecretKeys(
+  parsed: ParsedDocument,
+  file: string,
+  spec: YAMLMap,
+  producer: string,
+  at: string,
+): { entries: Map<string, SourceEntry>; unknown: { why: string; span: [number, number] | null } | null } {
   const { doc } = parsed;
   const entries = new Map<string, SourceEntry>();
   const template = asMap(doc, getNode(doc, spec, 'target', 'template'));
@@ -198,7 +214,10 @@ function storeSecret(file: string, parsed: ParsedDocument, root: YAMLMap, namePa
   const kind = getString(doc, root, 'kind') ?? '';
   const producer = `${kind} ${getString(doc, root, 'metadata', 'name') ?? ''}`;
   const namespace = (namespacePath ? getString(doc, root, ...namespacePath) : null) ?? getString(doc, root, 'metadata', 'namespace');
-  const source = made(producer, getString(doc, root, ...namePath), namespace, file, new Map(), { why: `${producer} fills it with the keys of ${store}`, span: nodeSpan(parsed, findPair(root, 'kind')?.key) });
+  const source = made(producer, getString(doc, root, ...namePath), namespace, file, new Map(), {
+    why: `${producer} fills it with the keys of ${store}`,
+    span: nodeSpan(parsed, findPair(root, 'kind')?.key),
+  });
   return source ? [source] : [];
 }
 

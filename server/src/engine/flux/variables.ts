@@ -136,7 +136,8 @@ export function resolveVars(owner: string, postBuild: PostBuild, added: Substitu
   // The old `{name}` items stand for every outside source no `from` item covers (and, as before, where there is none at all).
   if (context.external !== null && (outside.length === 0 || outside.some((entry) => entry.state === 'legacy'))) {
     for (const variable of context.external) {
-      if (!defined.has(variable.name)) defined.set(variable.name, { value: '', file: variable.file, span: variable.span, from: `flux.variables (${variable.reason})`, secret: true, declared: 'legacy' });
+      if (!defined.has(variable.name))
+        defined.set(variable.name, { value: '', file: variable.file, span: variable.span, from: `flux.variables (${variable.reason})`, secret: true, declared: 'legacy' });
     }
   }
   const unknown = outside.filter((entry) => entry.state === 'unknown' || entry.state === 'silenced').map(({ ref, why }) => ({ ref, why }));

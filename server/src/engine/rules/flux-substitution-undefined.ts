@@ -37,7 +37,10 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       const optional = absentOptionalSources(undefinedIn);
       const onlyOptional = undefinedIn.every((builder) => builder.vars!.outside.some((entry) => entry.state === 'optional-absent'));
       let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}`;
-      message += optional.length > 0 ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).` : '.';
+      message +=
+        optional.length > 0
+          ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).`
+          : '.';
       message += occurrence.shell
         ? ` If the shell should see it, write $${written}.`
         : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;

@@ -39,7 +39,13 @@ export const podServiceAccountUndeclared: DocumentRule = {
       : `ServiceAccount "${name}"${where} is not declared in this repository: whatever created it can delete it, and then every pod fails before its first container starts. Declare it here, or list it in serviceAccounts.external with the reason it lives elsewhere.`;
     const itemLines = [`name: ${yamlString(name)}`, ...(namespace ? [`namespace: ${yamlString(namespace)}`] : []), `reason: ${REASON_PLACEHOLDER}`];
     const fix = context.contractListFix(`List ServiceAccount "${name}" in serviceAccounts.external of ${context.contract.path}`, ['serviceAccounts', 'external'], itemLines);
-    const found = context.finding(this.meta, nodeSpan(parsed, pair.value)!, message, fix ? [fix] : [], getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null);
+    const found = context.finding(
+      this.meta,
+      nodeSpan(parsed, pair.value)!,
+      message,
+      fix ? [fix] : [],
+      getString(doc, doc.contents, 'kind') === 'Job' ? getString(doc, doc.contents, 'metadata', 'name') : null,
+    );
     return [creator ? { ...found, severity: 'info' } : found];
   },
 };
