@@ -321,6 +321,8 @@ export function startServer(connection: Connection, platform: Platform): void {
         await project.reloadContract();
         await revalidateOpen(project, '');
         await publishContract(project);
+        // A contract written on disk (a quick fix that created it, say) changes what every file says: an audited folder is audited again.
+        status.changed(project.rootUri);
         continue;
       }
       const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);

@@ -293,7 +293,9 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   };
   // The model's problems where they live, now that every file's names are known; a file the audit
   // does not otherwise look at (a Kustomization outside jobs.include) still shows them.
-  for (const path of new Set(index.graphProblems().map((problem) => problem.file))) {
+  // An undefined name that may come from an outside source gets its declare fix there too.
+  const declarable = [...analyses].filter(([, analysis]) => analysis?.findings.some((finding) => finding.declarable)).map(([path]) => path);
+  for (const path of new Set([...index.graphProblems().map((problem) => problem.file), ...declarable])) {
     const read = await fs.read(path);
     if (read.kind === 'text') analyses.set(path, withGraphProblems(index, contract, path, read.text, analyses.get(path) ?? { findings: [], jobs: [] }));
   }

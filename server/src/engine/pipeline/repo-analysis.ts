@@ -4,7 +4,8 @@
 // call this, so the editor and the CLI cannot disagree.
 import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
 import type { RepositoryFacts } from '../rules/document-rule';
-import { contractListEdit } from '../contract/edit';
+import { addNameFix, declareSourceFixes } from '../contract/variables-edit';
+import { sourceFor } from '../flux/model/outside-sources';
 import type { Contract } from '../contract/model';
 import type { FluxFileContext } from '../flux/substitution/regions';
 import { isKustomizationFile } from '../flux/facts/model';
@@ -42,6 +43,7 @@ export function fileContext(index: RepoIndex, contract: Contract, path: string):
     // A file only a generator reads is data (any text); an audited YAML file is also parsed.
     yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
     flux: fluxContextOf(index, contract, path),
+    accountCreators: index.accountCreatorsFor(path),
   };
 }
 
@@ -59,22 +61,34 @@ export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string
   return withGraphProblems(index, contract, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
 }
 
-/** Adds the model's problems (references, invalid names, roots, unknown names) that live in this file. */
+/**
+ * Adds the model's problems (references, invalid names, roots, outside sources) that live in this
+ * file, and to an undefined name that may come from an outside source the fix that declares it
+ * (both need the whole repository's names, which only the index knows).
+ */
 export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
   const problems = index.graphProblemsIn(path);
-  if (problems.length === 0) return analysis;
+  const declarable = analysis.findings.some((finding) => finding.declarable);
+  if (problems.length === 0 && !declarable) return analysis;
+  const findings = declarable ? analysis.findings.map((finding) => (finding.declarable ? withDeclareFixes(index, contract, finding) : finding)) : analysis.findings;
+  if (problems.length === 0) return { ...analysis, findings };
   const lines = new LineIndex(text);
   const graphFindings = problems.map((problem): Finding => {
     const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
-    const finding = problem.severity ? { ...made, severity: problem.severity } : made;
-    const edit = problem.names
-      ? contractListEdit(
-          contract,
-          ['flux', 'variables'],
-          problem.names.map((name) => [`name: ${name}`, `reason: ${FLUX_VARIABLE_REASON_PLACEHOLDER}`]),
-        )
-      : null;
-    return edit ? { ...finding, fixes: [{ title: `Declare ${problem.names!.length} name(s) in the contract's flux.variables`, edits: [edit] }] } : finding;
+    const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    if (problem.related && problem.related.length > 0) finding.related = problem.related;
+    const fixes = problem.declare ? declareSourceFixes(contract, problem.declare) : [];
+    return fixes.length > 0 ? { ...finding, fixes } : finding;
   });
-  return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
+  return { ...analysis, findings: [...findings, ...graphFindings] };
+}
+
+/** An undefined name's fixes, plus one per outside source it may be declared for (with every name used from that source). */
+function withDeclareFixes(index: RepoIndex, contract: Contract, finding: Finding): Finding {
+  const { name, sources } = finding.declarable!;
+  const model = index.outsideSources();
+  const fixes = sources
+    .map((source) => addNameFix(contract, { ...source, names: sourceFor(model, source.kind, source.name, source.namespace)?.names ?? [] }, name))
+    .filter((fix): fix is NonNullable<typeof fix> => fix !== null);
+  return fixes.length > 0 ? { ...finding, fixes: [...(finding.fixes ?? []), ...fixes] } : finding;
 }

@@ -24,7 +24,11 @@ export const FLUX_NEEDLESS_ESCAPE = meta('flux-substitution-needless-escape', 'w
 export const FLUX_BARE_DOLLAR = meta('flux-substitution-bare-dollar', 'off', 'A lone $ in substituted text (for teams that write every shell $ as $$).');
 
 export const POD_TMP_HANDOFF = meta('pod-tmp-handoff', 'warning', 'Containers of one pod hand a file over /tmp, which each container has its own of.');
-export const POD_SERVICE_ACCOUNT_UNDECLARED = meta('pod-service-account-undeclared', 'warning', 'A pod runs as a ServiceAccount nothing in the repository declares.');
+export const POD_SERVICE_ACCOUNT_UNDECLARED = meta(
+  'pod-service-account-undeclared',
+  'warning',
+  'A pod runs as a ServiceAccount nothing in the repository declares (info where a chart or an operator beside it probably creates it).',
+);
 export const JOB_ARGO_TEMPLATE = meta('job-argo-template', 'error', 'Argo Workflows template syntax in a Job, where it means nothing.');
 export const TTL_SHORTER_THAN_INTERVAL = meta('ttl-shorter-than-interval', 'warning', 'A TTL shorter than the Kustomization interval re-runs the Job at almost every reconcile.');
 export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 'A changed pod template under the same Job name: Flux\'s apply fails with "field is immutable".');
@@ -36,7 +40,7 @@ export const FLUX_NO_ROOT = meta(
 export const FLUX_VARIABLES_UNKNOWN = meta(
   'flux-variables-unknown',
   'info',
-  'A Kustomization takes variables from an object the repository cannot show, and its files use names defined nowhere here: declare them in flux.variables.',
+  'An outside source: Kustomizations substitute from a ConfigMap or Secret the repository cannot show, and use names nothing here defines. Said once per source: declare its names in flux.variables.',
 );
 export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');
 export const DIRECTIVE_UNUSED = meta('directive-unused', 'warning', 'A flux-job-guard-disable-next-line comment silences nothing: no such finding on the next line, or no such rule.');

@@ -7,6 +7,7 @@ import type { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
 import type { OffsetEdit } from '../yaml/edit';
+import type { ServiceAccountCreator } from '../pipeline/repo-index';
 
 export interface RepositoryFacts {
   /** Whether a ServiceAccount document in the repository declares `name` in `namespace` (null: unknown namespace). */
@@ -22,6 +23,8 @@ export interface DocumentRuleContext {
   contract: Contract;
   builders: Builder[];
   repository: RepositoryFacts;
+  /** What probably creates the ServiceAccounts the file's pods run as (a chart, an operator). */
+  accountCreators: readonly ServiceAccountCreator[];
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], job?: string | null): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
   /** A fix that adds an entry to a contract list (e.g. ['serviceAccounts', 'external']); null when it cannot be written. */

@@ -4,13 +4,17 @@
  * `substituteFrom` object defines. Flux blanks it, or with strict
  * substitution (the default since Flux 2.9) fails the whole reconcile. When a
  * `substituteFrom` object is not in the repository the name may come from it:
- * such a Kustomization is reported once (flux-variables-unknown), not at
- * every use. Fixes: escape to `$${NAME}` where a shell reads the text.
+ * such a source is reported once (flux-variables-unknown), not at every use,
+ * until the contract declares its names. A name only an optional source that
+ * nothing creates could define is a warning: Flux goes on without the object.
+ * Fixes: escape to `$${NAME}` where a shell reads the text, define it, give it
+ * a default, declare it for its outside source (repo-analysis.ts).
  */
 import { FLUX_UNDEFINED } from './catalogue';
 import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Finding, Fix } from '../base/types';
+import type { Builder } from '../flux/model/world';
 
 export const fluxSubstitutionUndefined: SubstitutionRule = {
   meta: FLUX_UNDEFINED,
@@ -29,7 +33,14 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       if (undefinedIn.length === 0) continue;
       const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
       const written = occurrence.value.slice(expression.start, expression.end);
-      let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}.`;
+      // An optional source nothing creates: Flux goes on without it, and then this name is undefined.
+      const optional = absentOptionalSources(undefinedIn);
+      const onlyOptional = undefinedIn.every((builder) => builder.vars!.outside.some((entry) => entry.state === 'optional-absent'));
+      let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}`;
+      message +=
+        optional.length > 0
+          ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).`
+          : '.';
       message += occurrence.shell
         ? ` If the shell should see it, write $${written}.`
         : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
@@ -40,13 +51,35 @@ export const fluxSubstitutionUndefined: SubstitutionRule = {
       const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
       const fallback = defaultFix(context, occurrence, expression, span);
       if (fallback) fixes.push(fallback);
-      const found = context.finding(this.meta, span, message, fixes);
+      const found = context.finding(this.meta, span, message, fixes, onlyOptional ? 'warning' : undefined);
       found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
+      // The contract may say the name comes from one of their outside sources: repo-analysis.ts adds that fix.
+      const sources = declarableSources(undefinedIn);
+      if (sources.length > 0) found.declarable = { name: expression.name, sources };
       findings.push(found);
     }
     return findings;
   },
 };
+
+/** The optional sources nothing creates that the builders read: `Secret x`. */
+function absentOptionalSources(builders: Builder[]): string[] {
+  const out = new Set<string>();
+  for (const builder of builders) for (const entry of builder.vars!.outside) if (entry.state === 'optional-absent') out.add(`${entry.ref.kind} ${entry.ref.name}`);
+  return [...out];
+}
+
+/** The outside sources a name may be declared for: declared with names, stood for by the old list, or optional and absent. */
+function declarableSources(builders: Builder[]): NonNullable<Finding['declarable']>['sources'] {
+  const out: NonNullable<Finding['declarable']>['sources'] = [];
+  for (const builder of builders) {
+    for (const { ref, namespace, state } of builder.vars!.outside) {
+      if (state !== 'declared' && state !== 'legacy' && state !== 'optional-absent') continue;
+      if (!out.some((s) => s.kind === ref.kind && s.name === ref.name && s.namespace === namespace)) out.push({ kind: ref.kind, name: ref.name, namespace });
+    }
+  }
+  return out;
+}
 
 /** A nested expression's span: offsets are relative to the scalar value, like the top one's. */
 function nestedSpan(occurrence: { span: [number, number]; valueStart: number }, expression: ExpressionOccurrence): [number, number] {

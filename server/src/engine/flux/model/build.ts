@@ -10,6 +10,7 @@ import { isYamlPath } from '../../base/paths';
 import { ArtifactIndex, inRepository } from './artifact';
 import { envsubst } from '../substitution/envsubst/template';
 import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
+import type { RelatedLocation } from '../../base/types';
 
 /** How a file takes part in a build. */
 export type EntryRole =
@@ -36,8 +37,18 @@ export interface GraphProblem {
   span: [number, number];
   message: string;
   severity?: 'error' | 'warning' | 'info';
-  /** flux-variables-unknown: the names to declare. */
-  names?: string[];
+  /** Other places the problem is about (each Kustomization that takes an outside source). */
+  related?: RelatedLocation[];
+  /** flux-variables-unknown: the source to declare, with every name the repository uses from it. */
+  declare?: SourceToDeclare;
+}
+
+/** An outside source as the contract's `from` item names it, with the names a declaration lists. */
+export interface SourceToDeclare {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  namespace: string | null;
+  names: string[];
 }
 
 export interface Build {
