@@ -2,6 +2,7 @@
 // write its `from` item (with every name the repository uses from it, or
 // without names), or add the missing names to the item that is there. One
 // edit each, comments kept; the contract file is created when it is absent.
+import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
 import type { SourceToDeclare } from '../flux/model/build';
 import { declares } from '../flux/model/variables';
 import { LineIndex, lineEnding } from '../yaml/line-index';
@@ -11,9 +12,6 @@ import { indentAt, yamlString } from '../yaml/edit';
 import { contractListEdit, loadedDocument } from './edit';
 import type { Contract } from './model';
 import { sourceLabel } from '../flux/model/outside-findings';
-
-/** The reason a generated contract entry starts with; the contract check flags it until someone writes one. */
-export const PLACEHOLDER_REASON = 'TODO say where this comes from';
 
 /** Names on one line while they fit, else one per line. */
 const FLOW_LIMIT = 100;
@@ -74,7 +72,7 @@ function declareEdit(contract: Contract, source: SourceToDeclare, names: string[
 
 function itemLines(source: SourceToDeclare, names: string[] | null): string[] {
   const from = `from: { kind: ${source.kind}, name: ${yamlString(source.name)}${source.namespace ? `, namespace: ${yamlString(source.namespace)}` : ''} }`;
-  return [from, ...(names ? namesLines(names) : []), `reason: ${PLACEHOLDER_REASON}`];
+  return [from, ...(names ? namesLines(names) : []), `reason: ${FLUX_VARIABLE_REASON_PLACEHOLDER}`];
 }
 
 function namesLines(names: string[]): string[] {

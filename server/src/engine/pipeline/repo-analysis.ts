@@ -16,7 +16,6 @@ import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
-import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxGraph().entriesOf(path);

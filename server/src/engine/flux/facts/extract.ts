@@ -6,7 +6,6 @@
 import { podSpecOf } from '../../k8s/pods';
 import {
   NAME_PLACEHOLDER,
-  Located,
   SourceEntry,
   isKustomizationFile,
   FluxKustomization,
