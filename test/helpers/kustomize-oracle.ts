@@ -14,8 +14,8 @@ export type OracleResource = [string, string, string | null, string, string | nu
 
 export type OracleEntry = { dir: string; ok: true; resources: OracleResource[] } | { dir: string; ok: false; kind: 'build' | 'remote' | 'helm'; error: string };
 
-export function readOracle(): OracleEntry[] {
-  return readFileSync(ORACLE, 'utf8')
+export function readOracle(path = ORACLE): OracleEntry[] {
+  return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as OracleEntry);

@@ -19,7 +19,8 @@ import { runStages, TransformerStage, transformerStages } from './transformers';
 import { BuildError, fail, KustomizeFailure, Span, Written } from './types';
 
 export const SUBSTITUTE_OPT_OUT = 'kustomize.toolkit.fluxcd.io/substitute';
-const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
+/** Resources annotated `"true"` with it stay out of kustomize's output. */
+export const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 
 export interface BuiltResource {
   apiVersion: string;
@@ -94,7 +95,11 @@ export class KustomizeBuilder {
   private readonly replacements = new Map<string, Cached<Replacement[]>>();
   private readonly accumulated = new Map<string, Cached<Accumulated>>();
 
-  constructor(private readonly files: KustomizeFiles) {}
+  constructor(
+    readonly files: KustomizeFiles,
+    /** A negative control's switch: build as if no kustomization had patches. */
+    private readonly options: { ignorePatches?: boolean } = {},
+  ) {}
 
   /** What `kustomize build dir` outputs, or why it fails. */
   build(dir: string): BuildOutcome {
@@ -129,7 +134,7 @@ export class KustomizeBuilder {
 
   /** The transformer stages of a kustomization (its patches and replacements loaded once); throws where one cannot be loaded. */
   stages(k: Kustomization): TransformerStage[] {
-    const patches = cached(this.patches, k.file, () => loadPatches(this.files, k));
+    const patches = this.options.ignorePatches ? { strategicMerge: [], patches: [], json6902: [] } : cached(this.patches, k.file, () => loadPatches(this.files, k));
     const replacements = cached(this.replacements, k.file, () => loadReplacements(this.files, k));
     return transformerStages(
       k,
