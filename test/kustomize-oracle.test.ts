@@ -10,12 +10,13 @@
 // could not build offline (`remote`) or that inflate Helm charts (`helm`)
 // are not compared. No kubectl runs here.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { KustomizeBuilder, SUBSTITUTE_OPT_OUT } from '../server/src/engine/kustomize/build';
 import { optOutOf } from '../server/src/engine/kustomize/document-query';
 import type { KustomizeFiles } from '../server/src/engine/kustomize/files';
+import { ResourceDoc, scanResourceDocs } from '../server/src/engine/kustomize/resource-docs';
 import { CORPUS, ROOT } from './ecosystem/corpus';
 import { compareAll, diskFiles, OracleEntry, readOracle, ORACLE } from './helpers/kustomize-oracle';
 
@@ -165,3 +166,32 @@ test('per document, the chain of transformations answers as the whole build does
   assert.deepEqual(wrong.slice(0, 20), []);
   assert.ok(byChain > documents * 0.9, 'nearly every document is answered without building its folder');
 });
+
+test('the header scan reads every document as a whole parse does (where the yaml package accepts it)', (t) => {
+  if (!existsSync(CORPUS)) {
+    t.skip('corpus missing');
+    return;
+  }
+  // every 32nd YAML file of the corpus (a whole parse of all of it takes long): the scan must not depend on which
+  const files = [...walkYaml(CORPUS)].filter((_, i) => i % 32 === 0);
+  const shape = (docs: ResourceDoc[]) =>
+    JSON.stringify(docs.map((doc) => ({ ...doc, labels: doc.labels && [...doc.labels], annotations: doc.annotations && [...doc.annotations], error: doc.error?.message ?? null })));
+  const differ: string[] = [];
+  for (const path of files) {
+    const text = view(CORPUS).files.read(path);
+    if (text === undefined) continue;
+    const whole = scanResourceDocs(text, true);
+    if (whole.some((doc) => doc.error?.message.startsWith('MalformedYAMLError'))) continue; // the yaml package is stricter than go-yaml in places
+    if (shape(scanResourceDocs(text)) !== shape(whole)) differ.push(path);
+  }
+  t.diagnostic(`${files.length} files compared`);
+  assert.deepEqual(differ, []);
+});
+
+function* walkYaml(root: string, dir = ''): Generator<string> {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) yield* walkYaml(root, path);
+    else if (/\.(ya?ml|json)$/.test(entry.name)) yield path;
+  }
+}

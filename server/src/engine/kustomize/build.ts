@@ -188,7 +188,8 @@ export class KustomizeBuilder {
     for (const entry of k.components) {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
       const path = resolveIn(k.dir, entry.value);
-      if (path === null || !this.files.isDir(path)) fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span);
+      if (path === null || !this.files.isDir(path))
+        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span);
       const from = { file: k.file, span: entry.span };
       checkCycle(path, stack, from);
       visited.add(path);

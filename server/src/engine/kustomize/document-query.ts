@@ -27,9 +27,7 @@ export interface OptOut {
 
 export type OptOutAnswer =
   /** `results` holds one entry per way the build outputs the target (none: kustomize does not output it). */
-  | { status: 'built'; how: 'chain' | 'build'; results: OptOut[] }
-  | { status: 'failed'; failure: KustomizeFailure }
-  | { status: 'unsupported'; reason: 'remote' | 'helm' };
+  { status: 'built'; how: 'chain' | 'build'; results: OptOut[] } | { status: 'failed'; failure: KustomizeFailure } | { status: 'unsupported'; reason: 'remote' | 'helm' };
 
 /** The chain is not enough: build the folder. */
 class NeedsBuild extends Error {}
@@ -62,7 +60,7 @@ export function optOutOf(builder: KustomizeBuilder, dir: string, target: QueryTa
 
 function chainIndex(builder: KustomizeBuilder, dir: string): Map<string, Chain[]> {
   let perBuilder = indexes.get(builder);
-  if (!perBuilder) indexes.set(builder, (perBuilder = new Map()));
+  if (!perBuilder) indexes.set(builder, (perBuilder = new Map<string, Map<string, Chain[]> | NeedsBuild>()));
   let index = perBuilder.get(dir);
   if (!index) {
     try {
@@ -144,4 +142,21 @@ function fromBuild(outcome: BuildOutcome, target: QueryTarget): OptOutAnswer {
     .filter((res) => res.origin.kind === origin && res.origin.file === target.file && res.origin.span[0] === span[0] && res.origin.span[1] === span[1])
     .map((res) => optOutIn(res.annotations, res.labels));
   return { status: 'built', how: 'build', results };
+}
+
+/**
+ * The resource files the build of `dir` reads (transitively: what its
+ * kustomizations list); null when the folder cannot be built. A file in the
+ * folder that no kustomization lists is not among them: kustomize (and Flux,
+ * and Argo CD) does not apply it.
+ */
+export function reachedFiles(builder: KustomizeBuilder, dir: string): Set<string> | null {
+  try {
+    return new Set([...chainIndex(builder, dir).keys()].filter((key) => !key.includes('#')));
+  } catch (error) {
+    if (!(error instanceof NeedsBuild || error instanceof BuildError)) throw error;
+    const outcome = builder.build(dir);
+    if (outcome.status !== 'ok') return null;
+    return new Set(outcome.resources.flatMap((res) => (res.origin.kind === 'file' ? [res.origin.file] : [])));
+  }
 }

@@ -94,7 +94,8 @@ export function fromYaml(doc: Document, node: unknown, base: number): KNode {
     if (isSeq(resolved)) return { kind: 'seq', span, items: resolved.items.map((item) => (item === null || item === undefined ? emptyScalar(span[0]) : convert(item, depth + 1))) };
     if (isScalar(resolved)) {
       const plain = resolved.type === 'PLAIN' || resolved.type === undefined;
-      const text = plain ? (resolved.source ?? (resolved.value === null ? '' : String(resolved.value))) : resolved.value === null || resolved.value === undefined ? '' : String(resolved.value);
+      const value = resolved.value as string | number | boolean | null | undefined;
+      const text = plain ? (resolved.source ?? (value === null || value === undefined ? '' : String(value))) : value === null || value === undefined ? '' : String(value);
       return { kind: 'scalar', plain, text, span };
     }
     return emptyScalar(span[0]);

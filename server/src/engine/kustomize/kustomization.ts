@@ -186,9 +186,11 @@ function readKustomization(file: string, root: KNode | null): Kustomization {
   const items = (node: KNode | null): KNode[] => (node?.kind === 'seq' ? node.items : []);
   const kind = str('kind') || 'Kustomization';
   const apiVersion = str('apiVersion');
-  if (kind !== 'Kustomization' && kind !== 'Component') fail('invalid-kustomization', `Failed to read kustomization file: kind should be Kustomization or Component`, file, field('kind')?.span ?? null);
+  if (kind !== 'Kustomization' && kind !== 'Component')
+    fail('invalid-kustomization', `Failed to read kustomization file: kind should be Kustomization or Component`, file, field('kind')?.span ?? null);
   const requiredVersion = kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
-  if (apiVersion !== '' && apiVersion !== requiredVersion) fail('invalid-kustomization', `Failed to read kustomization file: apiVersion for ${kind} should be ${requiredVersion}`, file, field('apiVersion')?.span ?? null);
+  if (apiVersion !== '' && apiVersion !== requiredVersion)
+    fail('invalid-kustomization', `Failed to read kustomization file: apiVersion for ${kind} should be ${requiredVersion}`, file, field('apiVersion')?.span ?? null);
 
   const patchEntries = (name: PatchEntry['field']): PatchEntry[] =>
     items(field(name)).map((item) => {
@@ -249,9 +251,18 @@ function readKustomization(file: string, root: KNode | null): Kustomization {
   };
 }
 
-function selectorOf(node: KNode): Selector {
+/** A `target` or replacement `select`: the fields of a Selector. */
+export function selectorOf(node: KNode | null): Selector {
   const get = (name: string) => stringOf(fieldNode(node, name));
-  return { group: get('group'), version: get('version'), kind: get('kind'), name: get('name'), namespace: get('namespace'), labelSelector: get('labelSelector'), annotationSelector: get('annotationSelector') };
+  return {
+    group: get('group'),
+    version: get('version'),
+    kind: get('kind'),
+    name: get('name'),
+    namespace: get('namespace'),
+    labelSelector: get('labelSelector'),
+    annotationSelector: get('annotationSelector'),
+  };
 }
 
 function optionsOf(node: KNode | null): GeneratorOptions | null {
@@ -269,8 +280,8 @@ function mergeOptions(local: GeneratorOptions | null, global: GeneratorOptions |
   const own = local ?? { labels: new Map(), annotations: new Map(), disableNameSuffixHash: false, immutable: false };
   if (!global) return own;
   return {
-    labels: new Map([...global.labels, ...own.labels]),
-    annotations: new Map([...global.annotations, ...own.annotations]),
+    labels: new Map<string, string>([...global.labels, ...own.labels]),
+    annotations: new Map<string, string>([...global.annotations, ...own.annotations]),
     disableNameSuffixHash: own.disableNameSuffixHash || global.disableNameSuffixHash,
     immutable: own.immutable || global.immutable,
   };

@@ -10,7 +10,7 @@
 // labels, annotations) and, for a generated ConfigMap or Secret, its data
 // (which its name hash covers); operations elsewhere in the document are not
 // applied.
-import { parseAllDocuments } from 'yaml';
+
 import { field, isNull, KNode, textOf } from './knode';
 import { readTrees } from './tree-reader';
 import { KustomizeFiles, resolveIn } from './files';
@@ -131,7 +131,14 @@ function strategicMergeDocs(text: string): StrategicMergeDoc[] | null {
     const id: ResId = { apiVersion: textOf(field(root, 'apiVersion')), kind: textOf(field(root, 'kind')), name: textOf(field(metadata, 'name')), namespace: textOf(field(metadata, 'namespace')) };
     if (id.kind === '' || id.name === '') return null;
     const directive = textOf(field(root, '$patch'));
-    out.push({ id, deletes: directive === 'delete', replaces: directive === 'replace', labels: mapEdit(field(metadata, 'labels')), annotations: mapEdit(field(metadata, 'annotations')), data: mapEdit(field(root, 'data')) });
+    out.push({
+      id,
+      deletes: directive === 'delete',
+      replaces: directive === 'replace',
+      labels: mapEdit(field(metadata, 'labels')),
+      annotations: mapEdit(field(metadata, 'annotations')),
+      data: mapEdit(field(root, 'data')),
+    });
   }
   return out;
 }
@@ -198,12 +205,12 @@ export function applyStrategicMerge(res: Res, patch: Patch & { type: 'strategic-
   if (patch.allowNameChange || patch.allowKindChange) storePreviousId(res);
   if (doc.replaces) {
     res.labels = applyMapEdit(null, doc.labels);
-    res.annotations = applyMapEdit(null, doc.annotations) ?? new Map();
+    res.annotations = applyMapEdit(null, doc.annotations) ?? new Map<string, string>();
   } else {
     res.labels = applyMapEdit(res.labels, doc.labels);
-    res.annotations = applyMapEdit(res.annotations, doc.annotations) ?? new Map();
+    res.annotations = applyMapEdit(res.annotations, doc.annotations) ?? new Map<string, string>();
   }
-  if (res.generated && doc.data) res.generated.data = applyMapEdit(res.generated.data, doc.data) ?? new Map();
+  if (res.generated && doc.data) res.generated.data = applyMapEdit(res.generated.data, doc.data) ?? new Map<string, string>();
   if (patch.allowNameChange) res.name = doc.id.name;
   if (patch.allowKindChange) {
     res.kind = doc.id.kind;
@@ -232,7 +239,11 @@ function textMap(value: Json): Map<string, string> | null {
   return new Map(Object.entries(value).map(([key, item]) => [key, asText(item)]));
 }
 
-type Location = { kind: 'key'; map: 'labels' | 'annotations' | 'data'; key: string } | { kind: 'map'; map: 'labels' | 'annotations' | 'data' } | { kind: 'field'; field: 'name' | 'namespace' | 'kind' | 'apiVersion' } | null;
+type Location =
+  | { kind: 'key'; map: 'labels' | 'annotations' | 'data'; key: string }
+  | { kind: 'map'; map: 'labels' | 'annotations' | 'data' }
+  | { kind: 'field'; field: 'name' | 'namespace' | 'kind' | 'apiVersion' }
+  | null;
 
 function locate(tokens: string[] | null, res: Res): Location {
   if (tokens === null) return null;
@@ -252,8 +263,8 @@ function getMap(res: Res, map: 'labels' | 'annotations' | 'data'): Map<string, s
 
 function setMap(res: Res, map: 'labels' | 'annotations' | 'data', value: Map<string, string> | null): void {
   if (map === 'labels') res.labels = value;
-  else if (map === 'annotations') res.annotations = value ?? new Map();
-  else if (res.generated) res.generated.data = value ?? new Map();
+  else if (map === 'annotations') res.annotations = value ?? new Map<string, string>();
+  else if (res.generated) res.generated.data = value ?? new Map<string, string>();
 }
 
 function read(res: Res, at: Location): Json | undefined {

@@ -8,7 +8,7 @@
 // target field that is missing without `create`).
 import { KustomizeFiles, resolveIn } from './files';
 import { field, isNull, KNode, textOf } from './knode';
-import type { Kustomization, Selector } from './kustomization';
+import { Kustomization, Selector, selectorOf } from './kustomization';
 import { anyIds, groupVersion, Res, ResId, sameNamespace } from './resource';
 import { compileSelector, CompiledSelector } from './selector';
 import { readTrees } from './tree-reader';
@@ -63,11 +63,6 @@ function optionsOf(node: KNode | null): FieldOptions {
   return { delimiter: stringOf(fieldNode(node, 'delimiter')), index: Number.isInteger(index) ? index : 0, create: boolOf(fieldNode(node, 'create')) };
 }
 
-function selectorOf(node: KNode | null): Selector {
-  const get = (name: string) => stringOf(fieldNode(node, name));
-  return { group: get('group'), version: get('version'), kind: get('kind'), name: get('name'), namespace: get('namespace'), labelSelector: get('labelSelector'), annotationSelector: get('annotationSelector') };
-}
-
 function compiled(selector: Selector, file: string, span: Span): CompiledSelector {
   const result = compileSelector(selector);
   if (typeof result === 'string') fail('invalid-kustomization', result, file, span);
@@ -99,7 +94,12 @@ function replacementOf(k: Kustomization, node: KNode, file: string): Replacement
       const rejects = fieldNode(target, 'reject');
       return {
         // the name and namespace patterns match the ids as written (not the effective namespace)
-        select: { ...compiled({ ...selector, name: '', namespace: '' }, file, target.span), namePattern: anchored(selector.name, file, target.span), namespacePattern: anchored(selector.namespace, file, target.span), gvk: selector },
+        select: {
+          ...compiled({ ...selector, name: '', namespace: '' }, file, target.span),
+          namePattern: anchored(selector.name, file, target.span),
+          namespacePattern: anchored(selector.namespace, file, target.span),
+          gvk: selector,
+        },
         reject: (rejects?.kind === 'seq' ? rejects.items : []).map((reject) => ({ ...compiled(selectorOf(reject), file, reject.span), selector: selectorOf(reject) })),
         fieldPaths: paths?.kind === 'seq' ? paths.items.map((item) => stringOf(item)) : ['metadata.name'],
         options: optionsOf(fieldNode(target, 'options')),
@@ -170,7 +170,8 @@ function sourceSelects(selector: Selector, res: Res): boolean {
   return anyIds(res).some((id: ResId) => {
     const { group, version } = groupVersion(id.apiVersion);
     if (selector.name !== '' && selector.name !== id.name) return false;
-    if (selector.namespace !== '' && !sameNamespace(id, selector.namespace, { apiVersion: selector.group ? `${selector.group}/${selector.version}` : selector.version, kind: selector.kind })) return false;
+    if (selector.namespace !== '' && !sameNamespace(id, selector.namespace, { apiVersion: selector.group ? `${selector.group}/${selector.version}` : selector.version, kind: selector.kind }))
+      return false;
     return (selector.group === '' || selector.group === group) && (selector.version === '' || selector.version === version) && (selector.kind === '' || selector.kind === id.kind);
   });
 }

@@ -34,13 +34,17 @@ export interface ResourceDoc {
 const TOP_LEVEL_KEY = /^(?:([^\s#'"{}[\],&*!|>%@`?:-][^\s:#]*(?::[^\s#][^\s:#]*)*)|"([^"\\]*)"|'([^']*)')[ \t]*:(?=[ \t\r]|$)/;
 const HEADER_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Every resource document of a file, in order (List items in place of their List). */
-export function scanResourceDocs(text: string): ResourceDoc[] {
+/**
+ * Every resource document of a file, in order (List items in place of their
+ * List). `wholly` parses every document whole (the slow path the scan must
+ * agree with).
+ */
+export function scanResourceDocs(text: string, wholly = false): ResourceDoc[] {
   const starts = documentBoundaries(text);
   const docs: ResourceDoc[] = [];
   starts.forEach((start, i) => {
     const end = starts[i + 1] ?? text.length;
-    const fast = scanHeader(text, start, end);
+    const fast = wholly ? null : scanHeader(text, start, end);
     if (fast === 'empty') return;
     if (fast !== null) docs.push(fast);
     else docs.push(...parsedDocs(text, start, end));

@@ -88,46 +88,44 @@ export function storePreviousId(res: Res): void {
  * by exact apiVersion and kind). Any other kind, a custom resource included, is
  * taken as namespaced: `namespace:` is set on it.
  */
-const CLUSTER_SCOPED = new Set(
-  [
-    'admissionregistration.k8s.io/v1 MutatingWebhookConfiguration',
-    'admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration',
-    'admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration',
-    'admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration',
-    'apiextensions.k8s.io/v1 CustomResourceDefinition',
-    'apiextensions.k8s.io/v1beta1 CustomResourceDefinition',
-    'apiregistration.k8s.io/v1 APIService',
-    'apiregistration.k8s.io/v1beta1 APIService',
-    'certificates.k8s.io/v1 CertificateSigningRequest',
-    'certificates.k8s.io/v1beta1 CertificateSigningRequest',
-    'flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema',
-    'flowcontrol.apiserver.k8s.io/v1beta1 PriorityLevelConfiguration',
-    'networking.k8s.io/v1 IngressClass',
-    'networking.k8s.io/v1beta1 IngressClass',
-    'node.k8s.io/v1 RuntimeClass',
-    'node.k8s.io/v1beta1 RuntimeClass',
-    'policy/v1beta1 PodSecurityPolicy',
-    'rbac.authorization.k8s.io/v1 ClusterRole',
-    'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
-    'rbac.authorization.k8s.io/v1beta1 ClusterRole',
-    'rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding',
-    'scheduling.k8s.io/v1 PriorityClass',
-    'scheduling.k8s.io/v1beta1 PriorityClass',
-    'storage.k8s.io/v1 CSIDriver',
-    'storage.k8s.io/v1 CSINode',
-    'storage.k8s.io/v1 StorageClass',
-    'storage.k8s.io/v1 VolumeAttachment',
-    'storage.k8s.io/v1beta1 CSIDriver',
-    'storage.k8s.io/v1beta1 CSINode',
-    'storage.k8s.io/v1beta1 StorageClass',
-    'storage.k8s.io/v1beta1 VolumeAttachment',
-    'v1 ComponentStatus',
-    'v1 Namespace',
-    'v1 Node',
-    'v1 NodeProxyOptions',
-    'v1 PersistentVolume',
-  ],
-);
+const CLUSTER_SCOPED = new Set([
+  'admissionregistration.k8s.io/v1 MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration',
+  'apiextensions.k8s.io/v1 CustomResourceDefinition',
+  'apiextensions.k8s.io/v1beta1 CustomResourceDefinition',
+  'apiregistration.k8s.io/v1 APIService',
+  'apiregistration.k8s.io/v1beta1 APIService',
+  'certificates.k8s.io/v1 CertificateSigningRequest',
+  'certificates.k8s.io/v1beta1 CertificateSigningRequest',
+  'flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema',
+  'flowcontrol.apiserver.k8s.io/v1beta1 PriorityLevelConfiguration',
+  'networking.k8s.io/v1 IngressClass',
+  'networking.k8s.io/v1beta1 IngressClass',
+  'node.k8s.io/v1 RuntimeClass',
+  'node.k8s.io/v1beta1 RuntimeClass',
+  'policy/v1beta1 PodSecurityPolicy',
+  'rbac.authorization.k8s.io/v1 ClusterRole',
+  'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
+  'rbac.authorization.k8s.io/v1beta1 ClusterRole',
+  'rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding',
+  'scheduling.k8s.io/v1 PriorityClass',
+  'scheduling.k8s.io/v1beta1 PriorityClass',
+  'storage.k8s.io/v1 CSIDriver',
+  'storage.k8s.io/v1 CSINode',
+  'storage.k8s.io/v1 StorageClass',
+  'storage.k8s.io/v1 VolumeAttachment',
+  'storage.k8s.io/v1beta1 CSIDriver',
+  'storage.k8s.io/v1beta1 CSINode',
+  'storage.k8s.io/v1beta1 StorageClass',
+  'storage.k8s.io/v1beta1 VolumeAttachment',
+  'v1 ComponentStatus',
+  'v1 Namespace',
+  'v1 Node',
+  'v1 NodeProxyOptions',
+  'v1 PersistentVolume',
+]);
 
 export function isClusterScoped(id: { apiVersion: string; kind: string }): boolean {
   return CLUSTER_SCOPED.has(`${id.apiVersion} ${id.kind}`);
@@ -152,11 +150,6 @@ export function sameNamespace(id: ResId, namespace: string, selector: { apiVersi
 /** ResId.Equals: same group, version, kind and name, same effective namespace. */
 export function sameId(a: ResId, b: ResId): boolean {
   return a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && effectiveNamespace(a) === effectiveNamespace(b);
-}
-
-/** A key for equal ids (sameId). */
-export function idKey(id: ResId): string {
-  return `${id.apiVersion}\u0000${id.kind}\u0000${id.name}\u0000${effectiveNamespace(id)}`;
 }
 
 /** ResId.String, as kustomize's messages print ids: `Kind.version.group/name.namespace`. */

@@ -92,7 +92,8 @@ class Reader {
       let at = line.start + indent + 1;
       while (at < line.end && this.text[at] === ' ') at++;
       if (at >= line.end || this.text[at] === '#') seq.items.push(this.nestedOrNull(indent, at));
-      else if (this.startsSequence(at, line.end)) throw GIVE_UP; // `- - x`
+      else if (this.startsSequence(at, line.end))
+        throw GIVE_UP; // `- - x`
       else if (this.isKeyAt(at, line.end)) {
         // `- key: value`: a mapping whose keys stand at this column
         this.next--;
@@ -260,8 +261,10 @@ class Reader {
     else if (chomp === '' && content.length > 0) value += '\n';
     // trailing empty lines belong to the scalar only when kept
     if (chomp !== '+') this.next -= trailing;
-    const valueEnd = chomp !== '+' && trailing > 0 ? this.lines[this.next - 1].end : end;
-    return { kind: 'scalar', plain: false, text: value, span: [at, valueEnd] };
+    // as the yaml package counts it: to the line break after the last line read
+    const last = chomp !== '+' && trailing > 0 ? this.lines[this.next - 1].end : end;
+    const valueEnd = this.text[last] === '\r' ? last + 2 : this.text[last] === '\n' ? last + 1 : last;
+    return { kind: 'scalar', plain: false, text: value, span: [at, Math.min(valueEnd, this.text.length)] };
   }
 }
 
