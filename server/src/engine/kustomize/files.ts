@@ -2,7 +2,7 @@
 // a folder, and a file's text. Kept abstract so the engine can answer from
 // its own index (and the corpus test from the disk); the model never lists a
 // folder it is not told to build, and never parses a file it does not need.
-import { joinRepoPath } from '../paths';
+import { joinRepoPath } from '../base/paths';
 import type { ResourceDoc } from './resource-docs';
 
 export interface KustomizeFiles {

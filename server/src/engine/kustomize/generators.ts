@@ -3,7 +3,7 @@
 // `literals` and `files`, its labels and annotations from the options, a
 // name hash unless disableNameSuffixHash. `behavior: merge` or `replace`
 // folds it into the object of the same id that a base made.
-import { basenameOf } from '../paths';
+import { basenameOf } from '../base/paths';
 import { KustomizeFiles, resolveIn } from './files';
 import type { GeneratorSpec, Kustomization } from './kustomization';
 import type { Res } from './resource';

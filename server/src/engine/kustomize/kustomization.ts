@@ -5,8 +5,8 @@
 // resources' ids and metadata is kept; fields that may also change metadata
 // but are not modelled are named in `unmodelled`.
 import { parseAllDocuments } from 'yaml';
-import { dirnameOf } from '../paths';
-import { documentBoundaries } from '../yaml-docs';
+import { dirnameOf } from '../base/paths';
+import { documentBoundaries } from '../yaml/documents';
 import { fromYaml, isNull, KNode } from './knode';
 import { readSimpleYaml } from './simple-yaml';
 import type { KustomizeFiles } from './files';

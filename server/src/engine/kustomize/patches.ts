@@ -53,7 +53,7 @@ interface PatchBase {
   allowKindChange: boolean;
 }
 
-export type Patch = (PatchBase & { type: 'strategic-merge'; docs: StrategicMergeDoc[] }) | (PatchBase & { type: 'json6902'; operations: JsonOperation[] });
+export type Patch = (PatchBase & { type: 'strategic-merge'; doc: StrategicMergeDoc }) | (PatchBase & { type: 'json6902'; operations: JsonOperation[] });
 
 /** The patches of a kustomization, in the order kustomize runs them; throws a BuildError where kustomize fails to load one. */
 export function loadPatches(files: KustomizeFiles, k: Kustomization): { strategicMerge: Patch[]; patches: Patch[]; json6902: Patch[] } {
@@ -88,7 +88,7 @@ function loadStrategicMergeEntry(files: KustomizeFiles, k: Kustomization, entry:
     if (docs === null) fail('invalid-patch', `the patch file ${written} holds no valid strategic-merge patch`, k.file, entry.span);
   }
   if (docs.length === 0) fail('invalid-patch', `patch appears to be empty; files=[${written}]`, k.file, entry.span);
-  return docs.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', docs: [doc] }));
+  return docs.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', doc }));
 }
 
 /** A `patches` or `patchesJson6902` entry: one JSON 6902 patch, or one strategic-merge patch per document. */
@@ -117,7 +117,7 @@ function loadPatch(files: KustomizeFiles, k: Kustomization, entry: PatchEntry): 
   if (strategic === null && json === null) fail('invalid-patch', `unable to parse SM or JSON patch from [${text.slice(0, 80)}]`, k.file, entry.span);
   if (json !== null && !entry.target) fail('invalid-patch', `must specify a target for patch ${text.slice(0, 80)}`, k.file, entry.span);
   if (json !== null) return [{ ...base(k, entry, textFile), type: 'json6902', operations: json }];
-  return strategic!.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', docs: [doc] }));
+  return strategic!.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', doc }));
 }
 
 /** The strategic-merge patches of a text (empty documents skipped); null when it is not resources. */

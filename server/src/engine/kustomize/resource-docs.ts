@@ -11,7 +11,7 @@
 // a line at column 0 that is not a `key:`) is parsed whole, so the header is
 // exact either way.
 import { parseDocument } from 'yaml';
-import { documentBoundaries, parseChunk } from '../yaml-docs';
+import { documentBoundaries, parseChunk } from '../yaml/documents';
 import { field, fromYaml, isNilOrEmpty, KNode, textMap, textOf } from './knode';
 import { readSimpleYaml } from './simple-yaml';
 import type { Span } from './types';

@@ -3,7 +3,7 @@
 // empty one matches anything); name and namespace match the original id or
 // the current one; labelSelector and annotationSelector are Kubernetes label
 // selectors over the resource's current labels and annotations.
-import { matchesSelector, parseLabelSelector, Requirement } from '../flux/label-selector';
+import { matchesSelector, parseLabelSelector, Requirement } from '../flux/facts/label-selector';
 import type { Selector } from './kustomization';
 import { currentId, effectiveNamespace, groupVersion, originalId, Res } from './resource';
 

@@ -119,7 +119,7 @@ function patchStage(patch: Patch): TransformerStage {
       },
     };
   }
-  const doc = patch.docs[0];
+  const doc = patch.doc;
   if (patch.target) {
     const target = patch.target;
     return { what, select: (all) => all.filter((res) => target.matches(res)), appliesTo: (res) => target.matches(res), step: (res) => applyStrategicMerge(res, patch, doc) };

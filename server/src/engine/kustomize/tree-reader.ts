@@ -1,7 +1,7 @@
 // The documents of a small YAML text (a patch file, a replacements file) as
 // KNode trees: the fast reader where it can, the `yaml` package otherwise.
 import { parseAllDocuments } from 'yaml';
-import { documentBoundaries } from '../yaml-docs';
+import { documentBoundaries } from '../yaml/documents';
 import { fromYaml, isNilOrEmpty, KNode } from './knode';
 import { readSimpleYaml } from './simple-yaml';
 
