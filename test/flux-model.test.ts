@@ -250,8 +250,8 @@ describe('what the repository cannot show', () => {
     const settings = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n  DOMAIN: example.org\n';
     const contract = 'flux:\n  substituteFrom:\n    - kind: ConfigMap\n      name: cluster-settings\n';
     assert.deepEqual(await model({ ...files, 'clusters/home/settings.yaml': settings, '.flux-job-guard.yaml': contract }), []);
-    // The object is not in the repository: its names are unknown, said once on the Kustomization.
-    assert.deepEqual(await model({ ...files, '.flux-job-guard.yaml': contract }), ['flux-variables-unknown clusters/home/apps.yaml:2:1']);
+    // The object is not in the repository: its names are unknown, said once where it is named first (the contract's reference).
+    assert.deepEqual(await model({ ...files, '.flux-job-guard.yaml': contract }), ['flux-variables-unknown .flux-job-guard.yaml:3:7']);
   });
 
   test('a known webhook in the repository (kustomize-mutating-webhook values) counts as flux.substituteFrom', async () => {

@@ -85,7 +85,7 @@ describe('where variables come from', () => {
     assert.deepEqual(await fluxFindings(files), ['flux-substitution-undefined apps/job.yaml:18:50']);
   });
 
-  test('a substituteFrom object outside the repository: one info on the Kustomization naming the unknown names, none per use; flux.variables declares them', async () => {
+  test('a substituteFrom object outside the repository: one info on the source naming the unknown names, none per use; flux.variables declares them', async () => {
     const files = (contract: string) => ({
       '.flux-job-guard.yaml': contract,
       'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD + '    substituteFrom:\n      - kind: Secret\n        name: cluster-secrets\n'),
@@ -95,8 +95,13 @@ describe('where variables come from', () => {
     assert.deepEqual(result.findings.filter((f) => f.rule.startsWith('flux-')).map(brief), ['flux-variables-unknown flux/apps.yaml:15:9']);
     const info = result.findings.find((f) => f.rule === 'flux-variables-unknown')!;
     assert.equal(info.severity, 'info');
-    assert.match(info.message, /Secret cluster-secrets \(no Secret cluster-secrets is in the repository\).*1 name\(s\).*\(MAYBE\)/);
-    assert.deepEqual(info.fixes?.[0].edits[0].newText.split('\n').slice(-3), ['  variables:', '    - name: MAYBE', '      reason: TODO say where this comes from']);
+    assert.match(info.message, /Secret cluster-secrets .*: no Secret cluster-secrets is in the repository\. 1 Kustomization takes it, and its files use 1 name .*\(MAYBE\)/);
+    assert.deepEqual(info.fixes?.[0].edits[0].newText.split('\n').slice(-4), [
+      '  variables:',
+      '    - from: { kind: Secret, name: cluster-secrets, namespace: flux-system }',
+      '      names: [MAYBE]',
+      '      reason: TODO say where this comes from',
+    ]);
     // Declared in the contract: no info; the set of names is known again, so the shell's default is Flux's (as anywhere else).
     const declared = await auditFiles(files(contractWith('  variables:\n    - { name: MAYBE, reason: from the password manager }\n')));
     assert.deepEqual(declared.findings.filter((f) => f.rule.startsWith('flux-')).map(brief), ['flux-substitution-default apps/job.yaml:18:49']);

@@ -50,6 +50,11 @@ export interface Finding {
   job: string | null;
   fixes?: Fix[];
   related?: RelatedLocation[];
+  /**
+   * flux-substitution-undefined: the outside sources the contract could declare the name for
+   * (the declare fix needs the whole repository's names, so it is added where the model is: repo-analysis.ts).
+   */
+  declarable?: { name: string; sources: Array<{ kind: 'ConfigMap' | 'Secret'; name: string; namespace: string | null }> };
 }
 
 export interface RuleMeta {

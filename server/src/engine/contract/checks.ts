@@ -11,6 +11,8 @@ import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { deleteLines } from '../yaml/edit';
 import type { Contract, Span, TtlEntry } from './model';
+import type { OutsideSource } from '../flux/model/outside-sources';
+import { declares } from '../flux/model/variables';
 
 /** What the repository holds at a path an entry names. */
 export type FileJobs = { exists: false } | { exists: true; jobs: JobRecord[] };
@@ -131,6 +133,8 @@ export interface FluxFacts {
   declaresObject(kind: 'ConfigMap' | 'Secret', name: string): boolean;
   /** Whether some file uses `${name}` (without a default). */
   usesName(name: string): boolean;
+  /** The outside sources live Kustomizations take, with the names used from each. */
+  outsideSources(): readonly OutsideSource[];
 }
 
 /** `flux.roots`, `flux.sources`, `flux.substituteFrom` and `flux.variables` rot like the other lists. */
@@ -163,5 +167,48 @@ export function checkFluxEntries(contract: Contract, repository: FluxFacts): Fin
   (contract.flux.variables ?? []).forEach((variable, index) => {
     if (!repository.usesName(variable.name)) report(contractStale.meta, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);
   });
+  for (const finding of checkDeclaredSources(contract, repository.outsideSources())) findings.push(finding);
   return findings;
+}
+
+/**
+ * `flux.variables` items with `from` rot too: a source no live Kustomization takes from outside the
+ * repository (none takes it, or the repository now shows the object and its keys), and a name of
+ * `names` that no file built with that source uses from it.
+ */
+function checkDeclaredSources(contract: Contract, sources: readonly OutsideSource[]): Finding[] {
+  const lines = new LineIndex(contract.text);
+  const findings: Finding[] = [];
+  for (const declared of contract.flux.declaredSources) {
+    const label = `${declared.kind} ${declared.name}`;
+    const taken = sources.filter((source) => source.takers.some((t) => declares(declared, t.entry.ref, t.entry.namespace)));
+    if (taken.length === 0) {
+      const message = `The flux.variables item for ${label} is stale: no live Kustomization takes ${label} from outside the repository (where the repository shows it, its keys are read there). Remove the item.`;
+      findings.push(makeFinding(contractStale.meta, contract.path, lines, declared.span, message, null, [removeEntry(contract, lines, declared.item, 'flux.variables item')]));
+      continue;
+    }
+    const used = new Set(taken.flatMap((source) => source.names));
+    for (const { name, span } of declared.names ?? []) {
+      if (used.has(name)) continue;
+      const message = `${name} is stale in the names of ${label}: no file built with ${label} uses it. Remove it from the list.`;
+      findings.push(makeFinding(contractStale.meta, contract.path, lines, span, message, null, [removeListItem(contract, lines, span, `name ${name} from the names of ${label}`)]));
+    }
+  }
+  return findings;
+}
+
+/** Removing one scalar of a list: its line in a block list, the item and its comma in a flow list. */
+function removeListItem(contract: Contract, lines: LineIndex, span: Span, what: string): Fix {
+  const text = contract.text;
+  const line = lines.position(span[0]).line;
+  if (/^\s*-\s*$/.test(text.slice(lines.lineStart(line), span[0]))) return removeEntry(contract, lines, span, what);
+  let start = span[0];
+  let end = span[1];
+  const after = /^\s*,\s*/.exec(text.slice(end));
+  if (after) end += after[0].length;
+  else {
+    const before = /,\s*$/.exec(text.slice(0, start));
+    if (before) start -= before[0].length;
+  }
+  return { title: `Remove the ${what}`, edits: [{ file: contract.path, range: lines.range(start, end), newText: '' }] };
 }

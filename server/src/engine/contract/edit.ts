@@ -72,7 +72,7 @@ export function contractListEdit(contract: Contract, path: string[], items: stri
  * none; null when an edit cannot take effect: a YAML error anywhere voids every entry, so an
  * entry added anyway would change nothing (and a second document would get a second `ttl:`).
  */
-function loadedDocument(contract: Contract): ParsedDocument | undefined | null {
+export function loadedDocument(contract: Contract): ParsedDocument | undefined | null {
   const docs = parseYamlFile(contract.text);
   if (docs.some((doc) => doc.errors.length > 0)) return null;
   return docs.find((doc) => doc.doc.contents !== null);

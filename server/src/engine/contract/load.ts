@@ -11,6 +11,8 @@ import { globProblem } from '../base/glob';
 import { isPlaceholderReason } from '../base/placeholders';
 import { contractInvalid } from '../rules/contract-invalid';
 import { contractReasonMissing } from '../rules/contract-reason-missing';
+import { contractDuplicate } from '../rules/contract-duplicate';
+import type { DeclaredSource } from '../flux/model/variables';
 
 /** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
 const DUPLICATE_KEY_MESSAGE = 'Map keys must be unique';
@@ -28,7 +30,8 @@ const SCHEMA: Record<string, readonly string[]> = {
   flux: ['substitution', 'strict', 'roots', 'sources', 'substituteFrom', 'variables'],
   'flux.sources[]': ['kind', 'name', 'namespace', 'path'],
   'flux.substituteFrom[]': ['kind', 'name', 'optional'],
-  'flux.variables[]': ['name', 'reason'],
+  'flux.variables[]': ['name', 'from', 'names', 'reason'],
+  'flux.variables[].from': ['kind', 'name', 'namespace'],
 };
 
 export interface LoadedContract {
@@ -51,7 +54,7 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     externalAccounts: [],
     substitution: 'auto',
     strict: true,
-    flux: { roots: [], sources: [], substituteFrom: [], variables: null },
+    flux: { roots: [], sources: [], substituteFrom: [], variables: null, declaredSources: [] },
     rules: { ...settings.rules },
     includeSpan: null,
   };
@@ -279,10 +282,15 @@ class ContractReader {
     });
   }
 
+  /**
+   * `flux.variables`: items `{name, reason}` (names from outside, the old form) and `{from, names?, reason}`
+   * (one outside source and exactly the names it defines, or none: unknown on purpose).
+   */
   private readVariables(flux: YAMLMap): void {
     const pair = findPair(flux, 'variables');
     if (!pair) return;
     const variables: NonNullable<Contract['flux']['variables']> = [];
+    const declared = this.contract.flux.declaredSources;
     this.sequence(pair, 'flux.variables').forEach((item, index) => {
       const where = `flux.variables[${index}]`;
       const map = this.map(item, where);
@@ -290,12 +298,57 @@ class ContractReader {
       this.checkKeys(map, 'flux.variables[]', where);
       const span = this.spanOf(map)!;
       const namePair = findPair(map, 'name');
-      const name = this.string(namePair, `${where}.name`);
-      if (!namePair) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}\` has no \`name\`: name the variable.`);
+      const fromPair = findPair(map, 'from');
       const reason = this.reason(findPair(map, 'reason'), span, where);
+      if (namePair && fromPair)
+        return this.report(contractInvalid.meta, this.spanOf(fromPair.key)!, `\`${where}\` has both \`name\` and \`from\`: write one variable, or one source with its \`names\`.`);
+      if (fromPair) {
+        const source = this.declaredSource(map, fromPair, where, reason, span);
+        if (!source) return;
+        const twice = declared.find((other) => other.kind === source.kind && other.name === source.name && other.namespace === source.namespace);
+        if (twice) return this.report(contractDuplicate.meta, source.span, `\`${where}\` declares ${source.kind} ${source.name} again: keep one item.`);
+        declared.push(source);
+        return;
+      }
+      if (findPair(map, 'names'))
+        this.report(contractInvalid.meta, this.spanOf(findPair(map, 'names')!.key)!, `\`${where}.names\` lists the names of a source: add \`from\`, or write one item per name.`);
+      const name = this.string(namePair, `${where}.name`);
+      if (!namePair) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}\` has no \`name\` or \`from\`: name the variable, or the source it comes from.`);
       if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)!, item: span });
     });
-    this.contract.flux.variables = variables;
+    // The old items stand for every outside source no `from` item covers; a list of `from` items only says nothing of the others.
+    this.contract.flux.variables = variables.length > 0 || declared.length === 0 ? variables : null;
+  }
+
+  /** A `from` item: `{kind, name, namespace?}`, and `names` (a list of strings) when given. */
+  private declaredSource(map: YAMLMap, fromPair: Pair, where: string, reason: string, item: Span): DeclaredSource | null {
+    const from = this.map(fromPair.value, `${where}.from`);
+    if (!from) {
+      if (fromPair.value === null || (isScalar(fromPair.value) && fromPair.value.value === null))
+        this.report(contractInvalid.meta, this.spanOf(fromPair.key)!, `\`${where}.from\` must name a ConfigMap or Secret: \`{ kind: Secret, name: … }\`.`);
+      return null;
+    }
+    this.checkKeys(from, 'flux.variables[].from', `${where}.from`);
+    const kind = this.string(findPair(from, 'kind'), `${where}.from.kind`);
+    const name = this.string(findPair(from, 'name'), `${where}.from.name`);
+    const namespace = this.string(findPair(from, 'namespace'), `${where}.from.namespace`);
+    const span = this.spanOf(from)!;
+    for (const key of ['kind', 'name']) if (!findPair(from, key)) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}.from\` has no \`${key}\`.`);
+    if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret')
+      this.report(contractInvalid.meta, this.spanOf(findPair(from, 'kind')!.value)!, `\`${where}.from.kind\` must be ConfigMap or Secret.`);
+    if ((kind !== 'ConfigMap' && kind !== 'Secret') || !name) return null;
+    const namesPair = findPair(map, 'names');
+    let names: DeclaredSource['names'] = null;
+    if (namesPair) {
+      names = [];
+      this.sequence(namesPair, `${where}.names`).forEach((node, i) => {
+        const at = this.spanOf(node) ?? this.spanOf(namesPair.key)!;
+        if (!isScalar(node) || typeof node.value !== 'string' || node.value === '') return this.report(contractInvalid.meta, at, `\`${where}.names[${i}]\` must be a variable name.`);
+        if (names!.some((other) => other.name === node.value)) return this.report(contractInvalid.meta, at, `\`${where}.names\` lists ${node.value} twice.`);
+        names!.push({ name: node.value, span: at });
+      });
+    }
+    return { kind, name, namespace, names, reason, file: this.contract.path, span, item };
   }
 
   /** A folder path in the contract: relative to the contract file, inside the repository. */

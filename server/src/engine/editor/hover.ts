@@ -57,8 +57,8 @@ export function describeVariable(info: VariableInfo, contract: Contract, link: L
       parts.push(`${name} = ${value} — from ${from}; substituted by ${kustomizationList(builders, link)}.`);
     } else {
       const effect = contract.strict ? 'fails the reconcile (strict substitution)' : 'makes it empty';
-      const unknown = [...new Set(builders.flatMap((b) => b.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name}`) ?? []))];
-      const maybe = unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which the repository cannot show.` : '';
+      const unknown = [...new Set(builders.flatMap((b) => b.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name} (${u.why})`) ?? []))];
+      const maybe = unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which the repository cannot show: declare its names in the contract's flux.variables to check this use.` : '';
       parts.push(`${name} is not defined by ${kustomizationList(builders, link)}: Flux ${effect}.${maybe}`);
     }
   }

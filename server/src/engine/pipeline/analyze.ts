@@ -16,6 +16,7 @@ import { parseYamlFile, ParsedDocument } from '../yaml/documents';
 import { buildersIn, FluxFileContext } from '../flux/substitution/regions';
 import { documentSubstitutionFindings, generatorSubstitutionFindings } from './substitution-findings';
 import type { OffsetEdit } from '../yaml/edit';
+import type { ServiceAccountCreator } from './repo-index';
 
 export interface JobRecord {
   name: string | null;
@@ -45,6 +46,8 @@ export interface FileInput {
   flux?: FluxFileContext;
   /** Repository-wide facts for the pod and lifecycle rules; absent: those rules that need them stay silent. */
   repository?: RepositoryFacts;
+  /** What probably creates the ServiceAccounts its pods run as (repo-index.ts), as data. */
+  accountCreators?: ServiceAccountCreator[];
 }
 
 const NO_REPOSITORY: RepositoryFacts = { declaresServiceAccount: () => true };
@@ -139,6 +142,7 @@ function documentRuleContext(input: FileInput, lines: LineIndex): DocumentRuleCo
     ...baseContext(input, lines),
     builders: input.flux ? buildersIn(input.flux, ['resource']) : [],
     repository: input.repository ?? NO_REPOSITORY,
+    accountCreators: input.accountCreators ?? [],
     finding: (meta, span, message, fixes, job) => makeFinding(meta, file, lines, span, message, job ?? null, fixes),
     contractListFix: (title, path, itemLines) => {
       const edit = contractListEdit(contract, path, [itemLines]);

@@ -1,10 +1,12 @@
 // One file's findings as every face reports them, in one order of steps:
 //
-//   the rules' analysis (analyze.ts) → the Flux model's problems that live in
-//   the file → other checks' findings about it (the contract entries, for the
-//   contract file) → the severities of the contract's `rules:` map → what the
-//   face shows (the editor leaves plain YAML syntax errors to YAML extensions)
-//   → the file's own directives, which see only what is shown.
+//   the rules' analysis (analyze.ts) → the fixes that need the whole
+//   repository's names (declaring an undefined name for its outside source) →
+//   the Flux model's problems that live in the file → other checks' findings
+//   about it (the contract entries, for the contract file) → the severities
+//   of the contract's `rules:` map → what the face shows (the editor leaves
+//   plain YAML syntax errors to YAML extensions) → the file's own directives,
+//   which see only what is shown.
 //
 // The audit runs it over every file it looks at, the editor over the document
 // being edited and the contract file, so the editor shows what the audit
@@ -17,7 +19,7 @@ import type { Finding } from '../base/types';
 import { DIRECTIVE } from '../rules/support/directive';
 import type { FileAnalysis } from './analyze';
 import { withDirectives } from './directives';
-import { withGraphProblems } from './repo-analysis';
+import { withDeclareFixes, withGraphProblems } from './repo-analysis';
 import type { RepoIndex } from './repo-index';
 import { applySeverities } from './severity';
 
@@ -39,7 +41,8 @@ export interface FileFindingsInput {
 }
 
 export function fileFindings({ index, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
-  const withProblems = text === undefined || !modelProblems ? analysis : withGraphProblems(index, contract, path, text, analysis);
+  const withFixes = withDeclareFixes(index, contract, analysis);
+  const withProblems = text === undefined || !modelProblems ? withFixes : withGraphProblems(index, contract, path, text, withFixes);
   const severities = applySeverities(other.length > 0 ? [...withProblems.findings, ...other] : withProblems.findings, contract.rules);
   const shown = shows ? severities.filter(shows) : severities;
   // A directive counts what the face shows: over a rule that is off (or hidden) it is unused.

@@ -4,6 +4,7 @@
 // call this, so the editor and the CLI cannot disagree.
 import { analyzeFile, FileAnalysis, FileInput } from './analyze';
 import type { RepositoryFacts } from '../rules/rule';
+import { declareFixes } from '../rules/flux-substitution-undefined';
 import type { Contract } from '../contract/model';
 import type { FluxFileContext } from '../flux/substitution/regions';
 import { isKustomizationFile } from '../flux/facts/model';
@@ -41,6 +42,7 @@ export function fileContext(index: RepoIndex, contract: Contract, path: string):
     // A file only a generator reads is data (any text); an audited YAML file is also parsed.
     yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
     flux: fluxContextOf(index, contract, path),
+    accountCreators: index.accountCreatorsFor(path),
   };
 }
 
@@ -55,10 +57,21 @@ export function analysisInput(index: RepoIndex, contract: Contract, path: string
 }
 
 export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
-  return withGraphProblems(index, contract, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
+  return withGraphProblems(index, contract, path, text, withDeclareFixes(index, contract, analyzeFile(analysisInput(index, contract, path, text, headText), documents)));
 }
 
-/** Adds the model's problems (references, invalid names, roots, unknown names) that live in this file. */
+/**
+ * To an undefined name that may come from an outside source, the fixes that declare it there
+ * (flux-substitution-undefined's declareFixes): they need every name the repository uses from the
+ * source, which only the index knows, so they are added here, after the file's own analysis.
+ */
+export function withDeclareFixes(index: RepoIndex, contract: Contract, analysis: FileAnalysis): FileAnalysis {
+  if (!analysis.findings.some((finding) => finding.declarable)) return analysis;
+  const sources = index.outsideSources();
+  return { ...analysis, findings: analysis.findings.map((finding) => declareFixes(finding, sources, contract)) };
+}
+
+/** Adds the model's problems (references, invalid names, roots, outside sources) that live in this file, as their rules report them. */
 export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
   const problems = index.graphProblemsIn(path);
   if (problems.length === 0) return analysis;
@@ -66,7 +79,8 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
   const graphFindings = problems.map((problem): Finding => {
     const rule = ruleOfProblem(problem.kind);
     const made = makeFinding(rule.meta, path, lines, problem.span, problem.message, null);
-    const finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    if (problem.related && problem.related.length > 0) finding.related = problem.related;
     const fixes = rule.model?.fixes?.(problem, contract) ?? [];
     return fixes.length > 0 ? { ...finding, fixes } : finding;
   });

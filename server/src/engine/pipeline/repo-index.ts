@@ -14,8 +14,10 @@ import { chunkKey } from '../yaml/line-index';
 import { FluxGraph } from '../flux/model/graph';
 import { NO_FLUX_CONFIG, FluxConfig } from '../flux/model/roots';
 import { inputFacts } from '../flux/facts/generator-inputs';
-import { unknownNameProblems } from '../flux/model/unknown-names';
+import { outsideSourceProblems } from '../flux/model/outside-findings';
+import { OutsideSource, outsideSources } from '../flux/model/outside-sources';
 import type { GraphProblem } from '../flux/model/build';
+import type { AccountCreator } from '../k8s/account-creators';
 
 export const SOURCE_IGNORE = '.sourceignore';
 
@@ -88,6 +90,7 @@ export class RepoIndex {
   private patchFiles: Set<string> | null = null;
   private inputPaths: Set<string> | null = null;
   private unknownNames: GraphProblem[] | null = null;
+  private outside: OutsideSource[] | null = null;
   /** Bumped whenever the index changes in a way other files' analyses can see. */
   version = 0;
   /** Bumped when the names some file uses change (the report of unknown names may change). */
@@ -177,6 +180,7 @@ export class RepoIndex {
     if (facts) this.inputs.set(path, facts);
     else this.inputs.delete(path);
     this.unknownNames = null;
+    this.outside = null;
     const changed = shape !== this.inputShapes.get(path);
     if (shape === undefined) this.inputShapes.delete(path);
     else this.inputShapes.set(path, shape);
@@ -207,25 +211,33 @@ export class RepoIndex {
       this.graph = new FluxGraph({ files: this.files, facts: this.facts, ignoreFiles: this.ignoreFiles, inputs: this.inputs, config: this.config });
       this.graphHasStalePositions = false;
       this.unknownNames = null;
+      this.outside = null;
     }
     return this.graph;
   }
 
   /**
-   * Files whose names the report of unknown names needs and that were not read yet: those a
-   * Kustomization whose names are unknown builds. The caller reads them and calls setUses().
+   * Files whose names the model of outside sources needs and that were not read yet: those a
+   * Kustomization that takes an outside source builds. The caller reads them and calls setUses().
    */
   namesWanted(): string[] {
     if (this.usesPending.size === 0) return [];
     const graph = this.fluxGraph();
-    return [...this.usesPending].filter((file) => graph.entriesOf(file).some((entry) => (entry.builder.vars?.unknown.length ?? 0) > 0));
+    return [...this.usesPending].filter((file) => graph.entriesOf(file).some((entry) => (entry.builder.vars?.outside.length ?? 0) > 0));
   }
 
-  /** The model's problems: references, invalid names, missing roots, and Kustomizations whose names cannot be known. */
+  /** Every outside source, modelled once (flux/outside-sources.ts), with the names the repository uses from it. */
+  outsideSources(): OutsideSource[] {
+    const graph = this.fluxGraph();
+    this.outside ??= outsideSources(graph, { yaml: (file) => this.uses.get(file) ?? [], inputs: this.inputs });
+    return this.outside;
+  }
+
+  /** The model's problems: references, invalid names, missing roots, and outside sources whose names cannot be known. */
   graphProblems(): GraphProblem[] {
     const graph = this.fluxGraph();
     if (!this.unknownNames) {
-      this.unknownNames = unknownNameProblems(graph, (file) => this.uses.get(file) ?? [], this.inputs);
+      this.unknownNames = outsideSourceProblems(this.outsideSources());
       this.problemsByFile = null;
     }
     return this.unknownNames.length === 0 ? graph.problems : [...graph.problems, ...this.unknownNames];
@@ -258,21 +270,50 @@ export class RepoIndex {
     return matchesAccount(this.accounts().used.get(name), namespace);
   }
 
+  /**
+   * What may create the ServiceAccounts the pods of `path` run as: HelmReleases and custom resources
+   * applied in a world that applies `path` (anywhere, where Flux applies neither), each name with the
+   * namespace it lands in (the applying Kustomization's targetNamespace wins, a release's own stays).
+   */
+  accountCreatorsFor(path: string): ServiceAccountCreator[] {
+    const uses = this.facts.get(path)?.serviceAccountUses ?? [];
+    if (uses.length === 0) return [];
+    const graph = this.fluxGraph();
+    const worlds = new Set(graph.buildersOf(path).map((b) => b.world));
+    const out: ServiceAccountCreator[] = [];
+    for (const name of new Set(uses.map((use) => use.name))) {
+      for (const creator of this.accounts().creators.get(name) ?? []) {
+        const builders = graph.buildersOf(creator.file);
+        if (builders.length === 0) {
+          if (worlds.size === 0) out.push({ name, namespace: creator.namespace, by: creator.by });
+          continue;
+        }
+        for (const b of builders) {
+          if (worlds.size > 0 && !worlds.has(b.world)) continue;
+          out.push({ name, namespace: creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), by: creator.by });
+        }
+      }
+    }
+    return out;
+  }
+
   /** ServiceAccounts declared and used, by name (rebuilt when facts change: a pod's lookup is not a scan). */
-  private accounts(): { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } {
+  private accounts(): AccountIndex {
     if (!this.accountIndex) {
       const declared = new Map<string, Array<string | null>>();
       const used = new Map<string, Array<string | null>>();
+      const creators = new Map<string, AccountCreator[]>();
       for (const facts of this.facts.values()) {
         for (const sa of facts.serviceAccounts) declared.set(sa.name, [...(declared.get(sa.name) ?? []), sa.namespace]);
         for (const sa of facts.serviceAccountUses) used.set(sa.name, [...(used.get(sa.name) ?? []), sa.namespace]);
+        for (const creator of facts.accountCreators) for (const name of creator.names) creators.set(name, [...(creators.get(name) ?? []), creator]);
       }
-      this.accountIndex = { declared, used };
+      this.accountIndex = { declared, used, creators };
     }
     return this.accountIndex;
   }
 
-  private accountIndex: { declared: Map<string, Array<string | null>>; used: Map<string, Array<string | null>> } | null = null;
+  private accountIndex: AccountIndex | null = null;
 
   /** What the contract's flux entries are checked against. */
   hasFolder(path: string): boolean {
@@ -319,6 +360,7 @@ export class RepoIndex {
     this.patchFiles = null;
     this.inputPaths = null;
     this.unknownNames = null;
+    this.outside = null;
     this.version++;
   }
 
@@ -329,6 +371,19 @@ export class RepoIndex {
     }
     return false;
   }
+}
+
+interface AccountIndex {
+  declared: Map<string, Array<string | null>>;
+  used: Map<string, Array<string | null>>;
+  creators: Map<string, AccountCreator[]>;
+}
+
+/** An account a pod of a file runs as, and what probably creates it there (as data: it travels to audit workers). */
+export interface ServiceAccountCreator {
+  name: string;
+  namespace: string | null;
+  by: string;
 }
 
 /** ServiceAccount names with the namespaces that declare them (null: a namespace the file does not say). */

@@ -1,7 +1,8 @@
 /**
  * contract-duplicate (error): the same Job is covered twice: by both lists, twice in one list, or
  * by a file-wide entry and a `job` entry (reported on the later entry); or a
- * `serviceAccounts.external` account is listed twice.
+ * `serviceAccounts.external` account is listed twice; or two `flux.variables` `from` items
+ * declare one source (checked by the contract loader, contract/load.ts).
  *
  * Why it matters: two entries can say two different things about one Job (no TTL, and another
  * TTL); which one holds would depend on the order.

@@ -16,6 +16,7 @@ import type { ParsedDocument } from '../yaml/documents';
 import type { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import type { OffsetEdit } from '../yaml/edit';
+import type { ServiceAccountCreator } from '../pipeline/repo-index';
 
 export interface Rule {
   meta: RuleMeta;
@@ -65,6 +66,8 @@ export interface RepositoryFacts {
 export interface DocumentRuleContext extends FileContext {
   builders: Builder[];
   repository: RepositoryFacts;
+  /** What probably creates the ServiceAccounts the file's pods run as (a chart, an operator). */
+  accountCreators: readonly ServiceAccountCreator[];
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], job?: string | null): Finding;
   /** A fix that adds an entry to a contract list (e.g. ['serviceAccounts', 'external']); null when it cannot be written. */
   contractListFix(title: string, path: string[], itemLines: string[]): Fix | null;

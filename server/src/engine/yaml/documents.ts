@@ -328,4 +328,4 @@ export function nodeSource(parsed: ParsedDocument, node: unknown): string {
 }
 
 export { isMap, isScalar, isSeq, isAlias, isPair };
-export type { Node, Pair, YAMLMap, Document };
+export type { Node, Pair, YAMLMap, YAMLSeq, Document };

@@ -1,7 +1,7 @@
 // Files changed outside the editor (a checkout, a generator's output) and
 // settings changes: the index learns the new text, the open documents it can
 // change are analysed again, and a folder the audit reported on shows the
-// file's new findings.
+// file's new findings (a new contract on disk: the folder is audited again).
 import { FileChangeType } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { AuditStatus } from '../audit-status';
@@ -17,6 +17,8 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
       if (path === null || documents.get(change.uri)) continue; // open documents speak for themselves
       if (path === project.contract.path) {
         await diagnostics.contractChanged(project, '');
+        // A contract written on disk (a quick fix that created it, say) changes what every file says: an audited folder is audited again.
+        status.changed(project.rootUri);
         continue;
       }
       const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);

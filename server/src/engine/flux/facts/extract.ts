@@ -4,15 +4,17 @@
 // Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
 // ServiceAccounts. A text prefilter keeps most files from being parsed at all.
 import { podSpecOf } from '../../k8s/pods';
-import { NAME_PLACEHOLDER, Located, isKustomizationFile, FluxKustomization, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
+import { NAME_PLACEHOLDER, SourceEntry, isKustomizationFile, FluxKustomization, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild';
 import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from './start';
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../../yaml/documents';
 import { LineIndex } from '../../yaml/line-index';
 import { setInMap } from '../../yaml/edit';
+import { mentionedSecrets, PRODUCER_KINDS, producedSecrets } from './producers';
+import { accountCreator, MAY_HOLD_CREATOR } from '../../k8s/account-creators';
 
-const FACT_KINDS = /kind:\s*["']?(ConfigMap|Secret|ServiceAccount|ExternalSecret|FluxInstance|ResourceSet|ArtifactGenerator)\b/;
+const FACT_KINDS = new RegExp(`kind:\\s*["']?(ConfigMap|Secret|ServiceAccount|FluxInstance|ResourceSet|ArtifactGenerator|${PRODUCER_KINDS.join('|')})\\b`);
 
 /** Cheap test: can this text hold anything the model needs? (Plain substring tests first: most files fail them all.) */
 export function mayHoldFacts(path: string, text: string): boolean {
@@ -23,7 +25,8 @@ export function mayHoldFacts(path: string, text: string): boolean {
     text.includes('instance:') ||
     text.includes('kustomize-mutating-webhook') ||
     (text.includes('serviceAccount') && /serviceAccount(Name)?\s*:/.test(text)) ||
-    FACT_KINDS.test(text)
+    FACT_KINDS.test(text) ||
+    MAY_HOLD_CREATOR.test(text)
   );
 }
 
@@ -37,13 +40,13 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     if (!root) continue;
     const kind = getString(doc, root, 'kind');
     const apiVersion = getString(doc, root, 'apiVersion') ?? '';
+    const produced = producedSecrets(path, parsed, root, kind, apiVersion);
     if (kind === 'Kustomization' && apiVersion.startsWith(FLUX_KUSTOMIZE_GROUP)) {
       facts.kustomizations.push(fluxKustomization(path, parsed, root));
     } else if (isKustomizationFile(path) && (kind === 'Kustomization' || kind === 'Component' || kind === null)) {
       facts.kustomize = kustomizeConfig(path, parsed, root);
-    } else if (kind === 'ExternalSecret' && apiVersion.startsWith('external-secrets.io/')) {
-      const source = externalSecretSource(path, parsed, root);
-      if (source) facts.variableSources.push(source);
+    } else if (produced) {
+      facts.variableSources.push(...produced);
     } else if ((kind === 'ConfigMap' || kind === 'Secret') && apiVersion === 'v1') {
       facts.variableSources.push(variableSource(path, parsed, root, kind));
     } else if (kind === 'ServiceAccount' && apiVersion === 'v1') {
@@ -56,11 +59,15 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
       resourceSetFacts(path, parsed, root, facts);
     } else if (kind === 'ArtifactGenerator' && apiVersion.startsWith('source.extensions.fluxcd.io/')) {
       facts.artifacts.push(...artifactDecls(path, parsed, root));
+    } else {
+      facts.variableSources.push(...mentionedSecrets(path, parsed, root, kind, apiVersion));
     }
     const sync = syncDecl(path, parsed, root, kind, apiVersion);
     if (sync) facts.syncs.push(sync);
     const webhook = webhookDecl(path, parsed, root, kind);
     if (webhook) facts.webhooks.push(webhook);
+    const creator = accountCreator(path, doc, root, kind, apiVersion);
+    if (creator) facts.accountCreators.push(creator);
     const podSpec = podSpecOf(doc);
     const account = podSpec ? (getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount')) : null;
     if (account) facts.serviceAccountUses.push({ name: account, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
@@ -186,50 +193,30 @@ function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, f
 }
 
 /**
- * The Secret an ExternalSecret creates (`spec.target.name`, else its own
- * name), with the keys it will hold: `data[].secretKey` and the keys of
- * `target.template.data`. Their values live outside the repository. With
- * `dataFrom` and no template the keys are unknowable: the Secret is declared,
- * its names are not.
+ * A ConfigMap or Secret written here. SOPS-encrypted (a top-level `sops:` key): the key names are
+ * plain text, the values are not (never decoded, never shown), and no fix may add a key (the file's
+ * MAC would no longer match).
  */
-function externalSecretSource(file: string, parsed: ParsedDocument, root: YAMLMap): VariableSource | null {
-  const { doc } = parsed;
-  const spec = asMap(doc, findPair(root, 'spec')?.value);
-  const template = asMap(doc, getNode(doc, spec, 'target', 'template', 'data'));
-  if (!spec) return null;
-  // A template decides the Secret's keys; without one, `dataFrom` makes them unknowable here.
-  const unknownKeys = findPair(spec, 'dataFrom') && !template ? `ExternalSecret ${getString(doc, root, 'metadata', 'name') ?? ''} fills it from the secret store with dataFrom` : undefined;
-  const entries = new Map<string, Located<string>>();
-  for (const item of asSeq(doc, findPair(spec, 'data')?.value)?.items ?? []) {
-    const key = getNode(doc, item, 'secretKey');
-    const name = scalarText(doc, key);
-    if (name) entries.set(name, { value: '(from the external secret store)', file, span: nodeSpan(parsed, key)! });
-  }
-  for (const pair of template?.items ?? []) {
-    const name = keyText(pair);
-    if (name) entries.set(name, { value: '(templated by the ExternalSecret)', file, span: nodeSpan(parsed, pair.key)! });
-  }
-  const name = getString(doc, spec, 'target', 'name') ?? getString(doc, root, 'metadata', 'name');
-  return name ? { kind: 'Secret', name, namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: true, ...(unknownKeys ? { unknownKeys } : {}) } : null;
-}
-
 function variableSource(file: string, parsed: ParsedDocument, root: YAMLMap, kind: 'ConfigMap' | 'Secret'): VariableSource {
   const { doc } = parsed;
-  const entries = new Map<string, Located<string>>();
+  const sops = findPair(root, 'sops') !== undefined;
+  const entries = new Map<string, SourceEntry>();
   const read = (key: string, decode: boolean) => {
     for (const pair of asMap(doc, findPair(root, key)?.value)?.items ?? []) {
       const name = keyText(pair);
       if (name === null) continue;
-      const raw = scalarText(doc, pair.value) ?? '';
-      entries.set(name, { value: (decode ? decodeBase64(raw) : raw).replace(/\r?\n/g, ''), file, span: nodeSpan(parsed, pair.key)! });
+      const raw = sops ? SOPS_VALUE : (scalarText(doc, pair.value) ?? '');
+      entries.set(name, { value: (decode && !sops ? decodeBase64(raw) : raw).replace(/\r?\n/g, ''), file, span: nodeSpan(parsed, pair.key)! });
     }
   };
   read('data', kind === 'Secret');
   if (kind === 'Secret') read('stringData', false);
   // A Secret's values are base64 or encrypted: a quick fix defines names in ConfigMaps only.
-  const define = kind === 'ConfigMap' ? defineTemplate(parsed, root, ['data']) : null;
-  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret', define };
+  const define = kind === 'ConfigMap' && !sops ? defineTemplate(parsed, root, ['data']) : null;
+  return { kind, name: getString(doc, root, 'metadata', 'name') ?? '', namespace: getString(doc, root, 'metadata', 'namespace'), file, entries, secret: kind === 'Secret' || sops, define };
 }
+
+const SOPS_VALUE = '(encrypted with SOPS)';
 
 function decodeBase64(text: string): string {
   try {

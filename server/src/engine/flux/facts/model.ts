@@ -6,6 +6,7 @@
 import { basenameOf } from '../../base/paths';
 import type { Range } from '../../base/types';
 import type { Requirement } from './label-selector';
+import type { AccountCreator } from '../../k8s/account-creators';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -115,17 +116,28 @@ export interface KustomizeConfig {
   generators: Generator[];
 }
 
+/** A key a source defines; `origin` says where in a producer it is written (`data[2].secretKey`), for the hover. */
+export interface SourceEntry extends Located<string> {
+  origin?: string;
+}
+
 export interface VariableSource {
   kind: 'ConfigMap' | 'Secret';
   name: string;
   namespace: string | null;
   file: string;
-  /** Keys of `data` (Secret values base64-decoded) and `stringData`. */
-  entries: Map<string, Located<string>>;
+  /** Keys of `data` (Secret values base64-decoded) and `stringData`, or the keys a producer writes. */
+  entries: Map<string, SourceEntry>;
   /** Values that live outside the repository (an ExternalSecret's store, SOPS): never shown. */
   secret: boolean;
+  /** The object that makes it, when that is not the Secret itself: `ExternalSecret cluster-secrets`. */
+  producer?: string;
   /** Why its names cannot be known from the repository (an ExternalSecret with dataFrom), when they cannot. */
   unknownKeys?: string;
+  /** Where the producer makes them unknowable (its `dataFrom` key), for the finding that says so. */
+  unknownSpan?: [number, number];
+  /** Only named by a custom resource that may make it (producers.ts): taken only where nothing else is. */
+  mention?: boolean;
   /** Adding a key to its `data` (a ConfigMap written in the repository), as a quick fix elsewhere writes it. */
   define?: EditTemplate | null;
 }
@@ -143,6 +155,8 @@ export interface FileFacts {
   serviceAccounts: ServiceAccountDecl[];
   /** ServiceAccounts that pods in this file run as. */
   serviceAccountUses: ServiceAccountDecl[];
+  /** HelmReleases and custom resources that may create ServiceAccounts. */
+  accountCreators: AccountCreator[];
   sources: SourceDecl[];
   syncs: SyncDecl[];
   webhooks: WebhookDecl[];
@@ -151,7 +165,7 @@ export interface FileFacts {
 }
 
 export function emptyFacts(): FileFacts {
-  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
+  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], accountCreators: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
 }
 
 export type SourceKind = 'GitRepository' | 'OCIRepository' | 'Bucket';

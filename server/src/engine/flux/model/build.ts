@@ -10,6 +10,7 @@ import { isYamlPath } from '../../base/paths';
 import { ArtifactIndex, inRepository } from './artifact';
 import { envsubst } from '../substitution/envsubst/template';
 import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
+import type { RelatedLocation } from '../../base/types';
 
 /** How a file takes part in a build. */
 export type EntryRole =
@@ -33,10 +34,10 @@ export interface BuiltFile {
 /**
  * What the model found wrong, by kind: a reference Flux cannot follow (a path that does not
  * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
- * assume, names a Kustomization's variables may or may not define. The rules say which rule
- * reports each kind (rules/registry.ts).
+ * assume, an outside source whose names the repository cannot show (once per source). The rules
+ * say which rule reports each kind (rules/registry.ts).
  */
-export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'unknown-names';
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source';
 
 export interface GraphProblem {
   kind: GraphProblemKind;
@@ -44,8 +45,18 @@ export interface GraphProblem {
   span: [number, number];
   message: string;
   severity?: 'error' | 'warning' | 'info';
-  /** unknown-names: the names to declare. */
-  names?: string[];
+  /** Other places the problem is about (each Kustomization that takes an outside source). */
+  related?: RelatedLocation[];
+  /** outside-source: the source to declare, with every name the repository uses from it. */
+  declare?: SourceToDeclare;
+}
+
+/** An outside source as the contract's `from` item names it, with the names a declaration lists. */
+export interface SourceToDeclare {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  namespace: string | null;
+  names: string[];
 }
 
 export interface Build {

@@ -7,18 +7,20 @@
 // of that world) and falls back to "every Kustomization nothing else builds"
 // only when none does.
 import type { FluxKustomization, SubstituteFromRef, SourceKind, SyncDecl } from '../facts/model';
-import type { ExternalVariable } from './variables';
+import type { DeclaredSource, ExternalVariable } from './variables';
 
 /** What the contract tells the model (contract.md, `flux:`). */
 export interface FluxConfig {
   roots: Array<{ path: string; file: string; span: [number, number] }>;
   sources: Array<{ kind: SourceKind; name: string; namespace: string | null; path: string; file: string; span: [number, number]; item?: [number, number] }>;
   substituteFrom: SubstituteFromRef[];
-  /** null: the contract does not say which names come from outside. */
+  /** The `{name}` items of `flux.variables`; null: the contract does not say which names come from outside. */
   variables: ExternalVariable[] | null;
+  /** The `from` items of `flux.variables`: outside sources with their names (or unknown on purpose). */
+  declaredSources: DeclaredSource[];
 }
 
-export const NO_FLUX_CONFIG: FluxConfig = { roots: [], sources: [], substituteFrom: [], variables: null };
+export const NO_FLUX_CONFIG: FluxConfig = { roots: [], sources: [], substituteFrom: [], variables: null, declaredSources: [] };
 
 /** The source a root names: "this repository" in its world. */
 export interface SourceIdentity {

@@ -100,6 +100,8 @@ export class Walk {
     const namespace = k.namespace;
     builder.vars = resolveVars(k.name, postBuild, webhooks, {
       external: this.model.config.variables,
+      declared: this.model.config.declaredSources,
+      namespace,
       candidates: (ref) => {
         // The same for every Kustomization of a folder and namespace in a world: computed once.
         let memo = this.candidateMemo.get(applied);

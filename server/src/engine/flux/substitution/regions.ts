@@ -20,7 +20,7 @@ export interface FluxFileContext {
   mode: SubstitutionMode;
 }
 
-const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], sources: [], substitutes: true };
+const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], outside: [], sources: [], substitutes: true };
 
 /** The builders of the entries with one of `roles` (once each). */
 export function buildersIn(flux: FluxFileContext, roles: ReadonlyArray<BuildEntry['role']>, accept: (entry: BuildEntry) => boolean = () => true): Builder[] {
