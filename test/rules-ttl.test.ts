@@ -713,7 +713,7 @@ ruleTable('ttl-unexpected-value', {
           severity: 'error',
           range: [6, 27, 6, 31],
           job: 'migrate',
-          message: /sets ttlSecondsAfterFinished: 3600, but the contract requires 86400 and no otherFinishTimeout entry allows it/,
+          message: /sets ttlSecondsAfterFinished: 3600, but the required value is 86400 \(the default: no contract file sets ttl\.required\) and no otherFinishTimeout entry allows it/,
           fixes: [
             { title: SET_REQUIRED, preferred: true, output: T86400, after: [] },
             { title: ADD_OFT, contract: created('  otherFinishTimeout:', ...oftEntry('migrate', 3600)), after: [] },
@@ -1424,4 +1424,15 @@ describe('JobRecord facts the summary and contract checks use', () => {
       { name: 'c', ttl: null },
     ]);
   });
+});
+
+test('ttl-unexpected-value names who requires the value: the contract file, the setting, or the default (never "the contract" without a file that sets it)', () => {
+  const message = (options: Parameters<typeof analyse>[1]) => analyse(T3600, options).analysis.findings.find((f) => f.rule === 'ttl-unexpected-value')?.message ?? '';
+  assert.match(message({ contract: lines('ttl:', '  required: 86400') }), /but the contract requires 86400 and/);
+  assert.match(message({ settings: { requiredTtl: 60 } }), /but the ttl\.required setting requires 60 and/);
+  assert.match(message({ contract: lines('ttl:', '  required: 86400'), settings: { requiredTtl: 60 } }), /but the contract requires 86400 and/, 'the contract wins');
+  const none = message({});
+  assert.match(none, /but the required value is 86400 \(the default: no contract file sets ttl\.required\) and/);
+  assert.doesNotMatch(none, /the contract requires/);
+  assert.doesNotMatch(message({ contract: lines('jobs:', '  include: ["**/*.yaml"]') }), /the contract requires/, 'a contract file that does not set ttl.required');
 });
