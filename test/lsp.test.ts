@@ -76,7 +76,7 @@ function versionsIn(action: CodeAction, uri: string): Array<number | null> {
 /** The range the fix's command opens the contract at (fluxJobGuard.revealReason), checked to name `uri`. */
 function revealedReason(action: CodeAction, uri: string): Range {
   assert.equal(action.command?.command, 'fluxJobGuard.revealReason', 'the fix opens the contract after its edit');
-  const [args] = action.command!.arguments as Array<{ uri: string; range: Range }>;
+  const [args] = action.command.arguments as unknown as Array<{ uri: string; range: Range }>;
   assert.equal(args.uri, uri);
   return args.range;
 }

@@ -110,7 +110,7 @@ suite(`What the repository cannot show (${runtime} extension host)`, function ()
     assert.ok(await vscode.workspace.applyEdit(declare.edit));
     // as the workbench does after a quick fix's edit: its command opens the contract at the reason to write
     assert.strictEqual(declare.command?.command, 'fluxJobGuard.revealReason');
-    await vscode.commands.executeCommand(declare.command.command, ...(declare.command.arguments ?? []));
+    await vscode.commands.executeCommand(declare.command.command, ...((declare.command.arguments ?? []) as unknown[]));
     const shown = await waitUntil(
       () => vscode.window.activeTextEditor?.document.uri.toString() === fixture(FILES.contract).toString() && vscode.window.activeTextEditor,
       'the contract in the active editor',
