@@ -14,7 +14,8 @@ import type { RepoIndex } from './repo-index';
 import { ruleMeta } from '../rules';
 import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
-import type { Finding } from '../base/types';
+import type { Finding, Fix } from '../base/types';
+import type { GraphProblem } from '../flux/model/build';
 import type { ParsedDocument } from '../yaml/documents';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
@@ -76,10 +77,17 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
     const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
     const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
     if (problem.related && problem.related.length > 0) finding.related = problem.related;
-    const fixes = problem.declare ? declareSourceFixes(contract, problem.declare) : [];
+    const fixes = problem.declare ? declareSourceFixes(contract, problem.declare) : problem.replace ? [replaceFix(path, lines, problem.replace)] : [];
     return fixes.length > 0 ? { ...finding, fixes } : finding;
   });
   return { ...analysis, findings: [...findings, ...graphFindings] };
+}
+
+/** The model's replacement of a scalar (a dependsOn name): written in the scalar's own quotes. */
+function replaceFix(path: string, lines: LineIndex, replace: NonNullable<GraphProblem['replace']>): Fix {
+  const written = lines.text.slice(replace.span[0], replace.span[1]);
+  const quote = /^["']/.test(written) && written.endsWith(written[0]) ? written[0] : '';
+  return { title: replace.title, edits: [{ file: path, range: lines.range(replace.span[0], replace.span[1]), newText: `${quote}${replace.newText}${quote}` }], preferred: true };
 }
 
 /** An undefined name's fixes, plus one per outside source it may be declared for (with every name used from that source). */

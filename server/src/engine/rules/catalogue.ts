@@ -42,6 +42,9 @@ export const FLUX_VARIABLES_UNKNOWN = meta(
   'info',
   'An outside source: Kustomizations substitute from a ConfigMap or Secret the repository cannot show, and use names nothing here defines. Said once per source: declare its names in flux.variables.',
 );
+export { FLUX_DEPENDS_ON_MISSING } from './flux-depends-on-missing';
+export { FLUX_DEPENDS_ON_CYCLE } from './flux-depends-on-cycle';
+export { FLUX_DEPENDS_ON_KIND } from './flux-depends-on-kind';
 export const KUSTOMIZE_REFERENCE = meta('kustomize-reference', 'warning', 'A path a Flux Kustomization or kustomization.yaml references does not exist, leaves the repository, or forms a cycle.');
 export const DIRECTIVE_UNUSED = meta('directive-unused', 'warning', 'A flux-job-guard-disable-next-line comment silences nothing: no such finding on the next line, or no such rule.');
 export const DIRECTIVE_REASON_MISSING = meta('directive-reason-missing', 'warning', 'A flux-job-guard-disable-next-line comment gives no reason after `--`.');

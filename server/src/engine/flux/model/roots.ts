@@ -73,6 +73,8 @@ export function syntheticKustomization(name: string, namespace: string | null, f
     sourceKind,
     sourceName,
     sourceNamespace: namespace,
+    dependsOn: [],
+    addPostBuild: null,
   };
 }
 

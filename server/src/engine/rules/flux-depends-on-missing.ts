@@ -1,0 +1,29 @@
+/**
+ * flux-depends-on-missing (error): a Flux Kustomization's `spec.dependsOn` entry names no
+ * Kustomization of its world (namespace defaulting to the dependent's), or one that only the
+ * dependent's own build (or something downstream of it) creates; likewise a HelmRelease's entry
+ * that names no HelmRelease of its world.
+ *
+ * Why it matters: Flux builds a Kustomization only once every dependency is Ready. One that does
+ * not exist, or that can only appear after the dependent built, never is: the dependent waits
+ * forever ("dependency not found"), and nothing that only it applies reaches the cluster. A
+ * running cluster may hide the deadlock (the object exists from an earlier layout); a fresh one
+ * does not.
+ *
+ * Wrong:
+ *   dependsOn:
+ *     - name: infra-controlers        # ← the Kustomization is "infra-controllers"
+ * Right:
+ *   dependsOn:
+ *     - name: infra-controllers
+ *
+ * The model reports it at the entry, from the dependsOn gate (flux/model/gate.ts), naming what is
+ * missing and the nearest existing name; its fix replaces the name where one is close.
+ */
+import type { RuleMeta } from '../base/types';
+
+export const FLUX_DEPENDS_ON_MISSING: RuleMeta = {
+  id: 'flux-depends-on-missing',
+  defaultSeverity: 'error',
+  summary: 'A dependsOn entry names no Kustomization (or HelmRelease) of its world, or one only its own build creates: Flux never builds it.',
+};
