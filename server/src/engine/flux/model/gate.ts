@@ -194,7 +194,8 @@ class Gate {
     if (releases.length > 0) {
       const release = releases[0];
       const via = release.builder.kustomization;
-      const sameNamespace = namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === namespace;
+      const sameNamespace =
+        namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === namespace;
       this.problems.push({
         rule: 'flux-depends-on-kind',
         file: k.file,
@@ -217,14 +218,13 @@ class Gate {
     return `it waits for ${target}, which no Kustomization of this world declares`;
   }
 
+  /** The name meant: the same name in another namespace, else the nearest name in this one. */
   private nearestName(name: string, namespace: string | null): { name: string; where: string; close: boolean } | null {
-    const inNamespace = this.kustomizations.literals().filter((entry) => namespace === null || entry.namespace === null || entry.namespace === namespace);
-    const found = nearest(name, new Set(inNamespace.map((entry) => entry.name)));
-    if (found) return { name: found.candidate, where: '', close: isClose(name, found.distance) };
-    const anywhere = nearest(name, new Set(this.kustomizations.literals().map((entry) => entry.name)));
-    if (!anywhere) return null;
-    const other = this.kustomizations.literals().find((entry) => entry.name === anywhere.candidate)!;
-    return { name: anywhere.candidate, where: other.namespace ? ` (in namespace ${other.namespace})` : '', close: false };
+    const literals = this.kustomizations.literals();
+    const elsewhere = literals.find((entry) => entry.name === name && entry.namespace !== null);
+    if (elsewhere) return { name, where: ` (in namespace ${elsewhere.namespace})`, close: false };
+    const found = nearest(name, new Set(literals.filter((entry) => namespace === null || entry.namespace === null || entry.namespace === namespace).map((entry) => entry.name)));
+    return found ? { name: found.candidate, where: '', close: isClose(name, found.distance) } : null;
   }
 
   private reportSelfCreated(node: GateNode, ref: DependsOnRef, target: string, created: GateNode): string {
@@ -235,7 +235,9 @@ class Gate {
       file: k.file,
       span: ref.nameSpan,
       message: `Kustomization "${k.name}" waits for ${target}, which only its own build creates (${chain}): it cannot be Ready before "${k.name}" builds, so Flux never builds "${k.name}" on a cluster where it does not exist yet, and nothing only it applies reaches the cluster.`,
-      related: [{ file: created.builder.kustomization.file, range: created.builder.kustomization.range, message: `Kustomization "${created.builder.kustomization.name}", created by "${k.name}"'s own build` }],
+      related: [
+        { file: created.builder.kustomization.file, range: created.builder.kustomization.range, message: `Kustomization "${created.builder.kustomization.name}", created by "${k.name}"'s own build` },
+      ],
     });
     return `it waits for ${target}, which only its own build creates (${chain})`;
   }
