@@ -6,20 +6,19 @@
  * cross-kind dependency never resolves (fluxcd/kustomize-controller#242, won't fix), so the
  * dependent waits forever.
  *
- * Wrong:
+ * Example (wrong, then right):
  *   dependsOn:
  *     - name: cert-manager            # ← a HelmRelease
- * Right:
  *   dependsOn:
  *     - name: infra-controllers       # the Kustomization that applies the HelmRelease (wait: true)
  *
- * From the dependsOn gate (flux/model/gate.ts); its fix names the Kustomization that applies the
- * HelmRelease.
+ * Fix: depend on the Kustomization that applies the HelmRelease (the fix writes its name). From the
+ * dependsOn gate (flux/model/gate.ts); this rule makes the finding.
  */
-import type { RuleMeta } from '../base/types';
+import type { Rule } from './rule';
+import { replaceFixes } from './support/replace-fix';
 
-export const FLUX_DEPENDS_ON_KIND: RuleMeta = {
-  id: 'flux-depends-on-kind',
-  defaultSeverity: 'error',
-  summary: "A Kustomization's dependsOn names a HelmRelease: kustomize-controller resolves Kustomizations only, so it waits forever.",
+export const fluxDependsOnKind: Rule = {
+  meta: { id: 'flux-depends-on-kind', defaultSeverity: 'error', summary: "A Kustomization's dependsOn names a HelmRelease: kustomize-controller resolves Kustomizations only, so it waits forever." },
+  model: { problems: ['depends-on-kind'], fixes: (problem, _contract, lines) => replaceFixes(problem, lines) },
 };

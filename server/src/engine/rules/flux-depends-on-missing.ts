@@ -10,20 +10,26 @@
  * running cluster may hide the deadlock (the object exists from an earlier layout); a fresh one
  * does not.
  *
- * Wrong:
+ * Example (wrong, then right):
  *   dependsOn:
  *     - name: infra-controlers        # ← the Kustomization is "infra-controllers"
- * Right:
  *   dependsOn:
  *     - name: infra-controllers
  *
- * The model reports it at the entry, from the dependsOn gate (flux/model/gate.ts), naming what is
- * missing and the nearest existing name; its fix replaces the name where one is close.
+ * Fix: name the Kustomization meant (the fix replaces the name by the nearest existing one where
+ * one is close); for the self-created case, depend on something outside the dependent's own build
+ * or drop the entry. The model reports it at the entry, from the dependsOn gate
+ * (flux/model/gate.ts), naming what is missing and the nearest existing name; this rule makes the
+ * finding.
  */
-import type { RuleMeta } from '../base/types';
+import type { Rule } from './rule';
+import { replaceFixes } from './support/replace-fix';
 
-export const FLUX_DEPENDS_ON_MISSING: RuleMeta = {
-  id: 'flux-depends-on-missing',
-  defaultSeverity: 'error',
-  summary: 'A dependsOn entry names no Kustomization (or HelmRelease) of its world, or one only its own build creates: Flux never builds it.',
+export const fluxDependsOnMissing: Rule = {
+  meta: {
+    id: 'flux-depends-on-missing',
+    defaultSeverity: 'error',
+    summary: 'A dependsOn entry names no Kustomization (or HelmRelease) of its world, or one only its own build creates: Flux never builds it.',
+  },
+  model: { problems: ['depends-on-missing'], fixes: (problem, _contract, lines) => replaceFixes(problem, lines) },
 };

@@ -194,7 +194,19 @@ export interface FileFacts {
 }
 
 export function emptyFacts(): FileFacts {
-  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], accountCreators: [], sources: [], syncs: [], webhooks: [], artifacts: [], helmReleases: [] };
+  return {
+    kustomizations: [],
+    kustomize: null,
+    variableSources: [],
+    serviceAccounts: [],
+    serviceAccountUses: [],
+    accountCreators: [],
+    sources: [],
+    syncs: [],
+    webhooks: [],
+    artifacts: [],
+    helmReleases: [],
+  };
 }
 
 export type SourceKind = 'GitRepository' | 'OCIRepository' | 'Bucket';

@@ -197,7 +197,7 @@ class Gate {
       const sameNamespace =
         namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === null || this.idents.get(this.byBuilder.get(release.builder)!)!.namespace === namespace;
       this.problems.push({
-        rule: 'flux-depends-on-kind',
+        kind: 'depends-on-kind',
         file: k.file,
         span: ref.nameSpan,
         message:
@@ -209,7 +209,7 @@ class Gate {
     }
     const suggestion = this.nearestName(name, namespace);
     this.problems.push({
-      rule: 'flux-depends-on-missing',
+      kind: 'depends-on-missing',
       file: k.file,
       span: ref.nameSpan,
       message: `Kustomization "${k.name}" waits for ${target}, which no Kustomization of this world declares: Flux never builds "${k.name}", and nothing only it applies reaches the cluster.${suggestion ? ` The nearest existing name is "${suggestion.name}"${suggestion.where}.` : ''}`,
@@ -231,7 +231,7 @@ class Gate {
     const k = node.builder.kustomization;
     const chain = this.pathTo(node, created);
     this.problems.push({
-      rule: 'flux-depends-on-missing',
+      kind: 'depends-on-missing',
       file: k.file,
       span: ref.nameSpan,
       message: `Kustomization "${k.name}" waits for ${target}, which only its own build creates (${chain}): it cannot be Ready before "${k.name}" builds, so Flux never builds "${k.name}" on a cluster where it does not exist yet, and nothing only it applies reaches the cluster.`,
@@ -293,7 +293,7 @@ class Gate {
       const k = first.builder.kustomization;
       const ref = k.dependsOn.find((entry) => this.targets(first, entry).includes(cycle[1] ?? first))!;
       this.problems.push({
-        rule: 'flux-depends-on-cycle',
+        kind: 'depends-on-cycle',
         file: k.file,
         span: ref.nameSpan,
         message: `Kustomizations wait for each other in a cycle (${cycleText(cycle)}): none of them ever becomes Ready, so Flux builds none of them, and nothing only they apply reaches the cluster. Remove one dependsOn entry of the cycle.`,
@@ -339,7 +339,7 @@ class Gate {
         const suggestion = nearest(name, new Set(candidates.map((entry) => entry.name)));
         const close = suggestion !== null && isClose(name, suggestion.distance);
         this.problems.push({
-          rule: 'flux-depends-on-missing',
+          kind: 'depends-on-missing',
           file: release.decl.file,
           span: ref.nameSpan,
           message: `HelmRelease "${release.decl.name}" waits for ${describeTarget(name, namespace, 'HelmRelease')}, which no HelmRelease of this world declares: Flux never installs or upgrades "${release.decl.name}".${suggestion ? ` The nearest existing name is "${suggestion.candidate}".` : ''}`,
@@ -354,7 +354,7 @@ class Gate {
       const cycle = cyclePath(first, (release) => next(release).filter((target) => component.includes(target)));
       const ref = first.decl.dependsOn.find((entry) => (targets(first, entry) ?? []).includes(cycle[1] ?? first))!;
       this.problems.push({
-        rule: 'flux-depends-on-cycle',
+        kind: 'depends-on-cycle',
         file: first.decl.file,
         span: ref.nameSpan,
         message: `HelmReleases wait for each other in a cycle (${cycle.map((r) => `"${r.decl.name}"`).join(' → ')}): Flux installs none of them. Remove one dependsOn entry of the cycle.`,

@@ -65,7 +65,7 @@ export class Walk {
       const webhooks = [...webhookRefs, ...this.detectedWebhooks(applied)];
       for (const { builder, parents } of builders) this.resolve(builder, parents, webhooks, applied);
       for (const problem of this.gateWorld(world, candidate, builders)) {
-        const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;
+        const key = `${problem.kind}:${problem.file}:${problem.span[0]}:${problem.message}`;
         const seen = gated.get(key);
         if (seen) seen.worlds.push(world);
         else gated.set(key, { problem, worlds: [world] });
@@ -186,7 +186,7 @@ export class Walk {
         return found;
       },
       invalidName: (name, located, error) =>
-        this.model.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
+        this.model.report({ kind: 'invalid-variable-name', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
     });
   }
 
@@ -205,7 +205,7 @@ function literalPath(builder: Builder, parents: Builder[]): { why: string; probl
   return {
     why,
     problem: {
-      rule: 'kustomize-reference',
+      kind: 'broken-reference',
       file: k.file,
       span: k.pathSpan ?? k.span,
       message: `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" keeps its \${…} as written: Kustomization ${appliers}, which applies it, has no postBuild, so Flux looks for a folder of that very name and the Kustomization fails to build (and what dependsOn it waits).`,
