@@ -128,6 +128,22 @@ describe('flux-depends-on-missing', () => {
     assert.deepEqual(await table(outside), ['flux-substitution-undefined apps/config.yaml [6, 9, 6, 17] error']);
   });
 
+  test('a root that applies itself may wait for what the bootstrap applies with it, the folder of its own file (carpenike__k8s-gitops: kubectl apply -k flux/config)', async () => {
+    const files = {
+      'flux/config/kustomization.yaml': 'resources:\n  - ./flux.yaml\n  - ./cluster.yaml\n',
+      'flux/config/cluster.yaml': `${GIT}---\n${ks('cluster', './flux', dependsOn('flux'))}`,
+      'flux/config/flux.yaml': ks('flux', './infra'),
+      'flux/apps.yaml': ks('apps', './apps', SUBSTITUTE),
+      'infra/config.yaml': CONFIGMAP('infra', 'echo infra'),
+      'apps/config.yaml': CONFIGMAP('a', 'echo ${UNSET}'),
+    };
+    assert.deepEqual(await table(files), ['flux-substitution-undefined apps/config.yaml [6, 9, 6, 17] error']);
+    // Negative control: declared in a sub-folder the root's own build applies, it exists only once the root built.
+    const { 'flux/config/flux.yaml': flux, ...rest } = files;
+    const below = { ...rest, 'flux/extra/flux.yaml': flux };
+    assert.deepEqual(await table(below), ['flux-depends-on-missing flux/config/cluster.yaml [22, 12, 22, 16] error']);
+  });
+
   test('a HelmRelease waits for HelmReleases of its world (namespace defaulting to its own)', async () => {
     const release = (name: string, extra = '') => `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n  interval: 1h\n${extra}`;
     const files = {
@@ -239,6 +255,20 @@ describe('what never builds is not applied', () => {
     // Negative control: a parent that substitutes fills the default in; db builds and web after it.
     const substituted = { ...files, 'clusters/home/apps.yaml': ks('apps', './apps', SUBSTITUTE) };
     assert.deepEqual(await table(substituted), ['flux-substitution-undefined web/a.yaml [6, 9, 6, 17] error']);
+  });
+
+  test('several clusters: the literal path is said once, naming the cluster whose parent does not substitute', async () => {
+    const files = {
+      'clusters/a/flux-system/gotk-sync.yaml': `${GIT}---\n${ks('flux-system', './clusters/a')}`,
+      'clusters/a/apps.yaml': ks('apps', './apps', SUBSTITUTE),
+      'clusters/b/flux-system/gotk-sync.yaml': `${GIT}---\n${ks('flux-system', './clusters/b')}`,
+      'clusters/b/apps.yaml': ks('apps', './apps'),
+      'apps/db.yaml': ks('db', './db/app-${MODE:=false}'),
+      'db/app-false/a.yaml': CONFIGMAP('d', 'x'),
+    };
+    const found = await findings(files);
+    assert.deepEqual(found.map(exact), ['kustomize-reference apps/db.yaml [7, 8, 7, 31] warning']);
+    assert.match(found[0].message, /has no postBuild, .* In clusters\/b\.$/);
   });
 
   test('a ${VAR} in a dependsOn name or a Kustomization name is read with the variables of the parent that applies it', async () => {

@@ -49,6 +49,15 @@ export interface KustomizationPatch {
   targetLabels: Requirement[] | null;
   /** The postBuild the patch adds, when it adds one. */
   postBuild: PostBuild | null;
+  /** What the patch writes into `spec.sourceRef` (each field it sets), null when it leaves it alone. */
+  sourceRef?: SourceRefPatch | null;
+}
+
+/** The fields of `spec.sourceRef` a patch sets (a field it leaves out keeps the child's own). */
+export interface SourceRefPatch {
+  kind?: string;
+  name?: string;
+  namespace?: string;
 }
 
 export interface PathRef {

@@ -28,6 +28,11 @@ export interface GateNode {
   /** Why it fails to build at all, null when it builds. */
   fails: string | null;
   root: boolean;
+  /**
+   * Applied before Flux runs, with the root: `flux bootstrap` and `kubectl apply -k` apply the whole
+   * folder of the root's own file, so the Kustomizations declared there exist from the start.
+   */
+  bootstrapped?: boolean;
 }
 
 /** Why a Kustomization never builds in a world, for the hover. */
@@ -109,7 +114,7 @@ class Gate {
   private settle(): void {
     const dependents = new Map<GateNode, GateNode[]>();
     for (const node of this.nodes) for (const ref of node.builder.kustomization.dependsOn) for (const target of this.targets(node, ref)) push(dependents, target, node);
-    const queue = this.nodes.filter((node) => node.root);
+    const queue = this.nodes.filter((node) => this.appliedAtStart(node));
     while (queue.length > 0) {
       const node = queue.pop()!;
       if (this.ready.has(node) || !this.applied(node) || !this.dependenciesReady(node)) continue;
@@ -121,7 +126,11 @@ class Gate {
   }
 
   private applied(node: GateNode): boolean {
-    return node.root || node.parents.some((parent) => this.ready.has(this.byBuilder.get(parent)!));
+    return this.appliedAtStart(node) || node.parents.some((parent) => this.ready.has(this.byBuilder.get(parent)!));
+  }
+
+  private appliedAtStart(node: GateNode): boolean {
+    return node.root || node.bootstrapped === true;
   }
 
   private dependenciesReady(node: GateNode): boolean {
@@ -246,7 +255,7 @@ class Gate {
   private onlyThrough(through: GateNode, target: GateNode): boolean {
     if (target === through) return false;
     const seen = new Set<GateNode>();
-    const queue = this.nodes.filter((node) => node.root && node !== through);
+    const queue = this.nodes.filter((node) => this.appliedAtStart(node) && node !== through);
     for (const node of queue) seen.add(node);
     while (queue.length > 0) {
       const node = queue.pop()!;

@@ -91,7 +91,8 @@ export class Walk {
     while (queue.length > 0) {
       const k = queue.shift()!;
       const node = found.get(k)!;
-      const artifact = this.model.sources.artifactIn(k, world);
+      // A parent's patches may set the child's sourceRef: the source Flux builds is the patched one.
+      const artifact = this.model.sources.artifactIn(patchedSource(k, node.parents), world);
       if (!artifact) continue; // another source: its files are not in this repository
       const build = (node.build = this.model.buildOf(k, artifact));
       for (const [file, built] of build.files) {
@@ -111,23 +112,28 @@ export class Walk {
 
   /**
    * The dependsOn gate of a world: reports the problems of what Flux tries to build, keeps what
-   * never builds out of the world (its files are not applied there), and returns the gate's own
-   * problems (said once over all worlds by the caller).
+   * never builds out of the world (its files are not applied there), and returns the problems that
+   * depend on the world (the gate's, literal paths: said once over all worlds by the caller).
    */
   private gateWorld(world: World, candidate: RootCandidate, nodes: WalkNode[]): GraphProblem[] {
     const builderOf = new Map(nodes.map((node) => [node.builder.kustomization, node.builder]));
     const extra = new Map<Builder, GraphProblem>();
+    const bootstrapped = bootstrapBundle(candidate, nodes);
     const gateNodes = nodes.map((node): GateNode => {
       const k = node.builder.kustomization;
       const parents = node.parents.map((p) => builderOf.get(p.parent)!);
       const root = k === candidate.kustomization;
       const literal = root ? null : literalPath(node.builder, parents);
       if (literal) extra.set(node.builder, literal.problem);
-      return { builder: node.builder, parents, namespace: node.parents[0]?.namespace ?? k.namespace, build: node.build, fails: node.build?.fails ?? literal?.why ?? null, root };
+      return { builder: node.builder, parents, namespace: node.parents[0]?.namespace ?? k.namespace, build: node.build, fails: node.build?.fails ?? literal?.why ?? null, root, bootstrapped: bootstrapped.has(k) };
     });
     const result = gate(world, gateNodes, this.model.facts, this.model.declaredNames);
+    // A literal ${…} path depends on the parent of this world: said once, naming the clusters where it holds.
+    const perWorld = [...result.problems];
     for (const node of nodes) {
-      const problems = [...(node.build?.problems ?? []), ...(extra.has(node.builder) ? [extra.get(node.builder)!] : [])];
+      const literal = extra.get(node.builder);
+      if (literal && result.attempted.has(node.builder)) perWorld.push(literal);
+      const problems = [...(node.build?.problems ?? []), ...(literal ? [literal] : [])];
       const blocked = result.blocked.get(node.builder);
       if (blocked) {
         this.model.blocked.set(node.builder, { ...blocked, problems });
@@ -139,9 +145,9 @@ export class Walk {
       } else this.model.live.push(node.builder);
       // A contract root that names no folder is the contract check's finding (contract-file-missing).
       if (!result.attempted.has(node.builder) || (candidate.how === 'contract' && node.builder.kustomization === candidate.kustomization)) continue;
-      for (const problem of problems) this.model.report(problem);
+      for (const problem of node.build?.problems ?? []) this.model.report(problem);
     }
-    return result.problems;
+    return perWorld;
   }
 
   private detectedWebhooks(applied: (file: string) => boolean): SubstituteFromRef[] {
@@ -194,6 +200,23 @@ export class Walk {
 }
 
 /**
+ * What the bootstrap applies with a root that applies itself (`flux bootstrap`'s flux-system folder,
+ * a `kubectl apply -k` folder): the Kustomizations declared in the folder of the root's own file,
+ * as the root's build holds them. They exist before the root first builds, so a root may depend on them.
+ */
+function bootstrapBundle(candidate: RootCandidate, nodes: WalkNode[]): Set<FluxKustomization> {
+  const bundle = new Set<FluxKustomization>();
+  if (candidate.how !== 'bootstrap') return bundle;
+  const folder = dirnameOf(candidate.kustomization.file);
+  const root = nodes.find((node) => node.builder.kustomization === candidate.kustomization);
+  for (const node of nodes) {
+    const k = node.builder.kustomization;
+    if (k !== candidate.kustomization && dirnameOf(k.file) === folder && root?.build?.files.has(k.file)) bundle.add(k);
+  }
+  return bundle;
+}
+
+/**
  * A `${VAR}` in spec.path that nothing substitutes here: the parents that apply the Kustomization
  * have no postBuild, so Flux looks for a folder named as written, and fails.
  */
@@ -233,6 +256,23 @@ function effectivePostBuild(child: FluxKustomization, parents: Array<{ parent: F
             : (result?.substituteFrom ?? []),
         always: added.always || (result?.always ?? false),
       };
+    }
+  }
+  return result;
+}
+
+/**
+ * The child as its source reads after its parents' patches (their `spec.patches`, and kustomize
+ * `patches` on the way): each sourceRef field a patch sets wins, the last patch last. Flux applies
+ * them before it resolves the source, so a placeholder sourceRef the parent fills is not foreign.
+ */
+function patchedSource(child: FluxKustomization, parents: Array<{ parent: FluxKustomization; patches: KustomizationPatch[] }>): FluxKustomization {
+  let result = child;
+  for (const { parent, patches } of parents) {
+    for (const patch of [...patches, ...parent.patches]) {
+      const ref = patch.sourceRef;
+      if (!ref || !targets(patch, child)) continue;
+      result = { ...result, sourceKind: ref.kind ?? result.sourceKind, sourceName: ref.name ?? result.sourceName, sourceNamespace: ref.namespace ?? result.sourceNamespace };
     }
   }
   return result;
