@@ -125,7 +125,15 @@ export class Walk {
       const root = k === candidate.kustomization;
       const literal = root ? null : literalPath(node.builder, parents);
       if (literal) extra.set(node.builder, literal.problem);
-      return { builder: node.builder, parents, namespace: node.parents[0]?.namespace ?? k.namespace, build: node.build, fails: node.build?.fails ?? literal?.why ?? null, root, bootstrapped: bootstrapped.has(k) };
+      return {
+        builder: node.builder,
+        parents,
+        namespace: node.parents[0]?.namespace ?? k.namespace,
+        build: node.build,
+        fails: node.build?.fails ?? literal?.why ?? null,
+        root,
+        bootstrapped: bootstrapped.has(k),
+      };
     });
     const result = gate(world, gateNodes, this.model.facts, this.model.declaredNames);
     // A literal ${…} path depends on the parent of this world: said once, naming the clusters where it holds.
