@@ -90,6 +90,14 @@ ruleTable('ttl-missing', {
         '  {{- end }}',
       ),
     },
+    {
+      name: 'an Argo CD hook Job with a delete policy: Argo CD creates it per sync and deletes it',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n'),
+    },
+    {
+      name: 'a Helm hook Job with a delete policy',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    helm.sh/hook: post-install\n    helm.sh/hook-delete-policy: hook-succeeded\n'),
+    },
     { name: 'kind Job of another API group is not a Kubernetes Job', text: BASIC.replace('batch/v1', 'example.com/v1') },
     { name: 'apiVersion batch/v1 without kind Job', text: BASIC.replace('kind: Job', 'kind: Deployment') },
     { name: 'a document whose root is a list', text: lines('- apiVersion: batch/v1', '  kind: Job', '  spec:', '    backoffLimit: 1') },
@@ -97,6 +105,31 @@ ruleTable('ttl-missing', {
     { name: 'only comments and document markers', text: lines('# nothing here', '---', '---') },
   ],
   invalid: [
+    {
+      name: 'negative control: an Argo CD hook without a delete policy stays (nothing deletes it)',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n'),
+      findings: [
+        {
+          rule: 'ttl-missing',
+          severity: 'error',
+          range: [6, 0, 6, 4],
+          job: 'migrate',
+          message: /Job "migrate" sets no spec\.ttlSecondsAfterFinished/,
+          fixes: [
+            {
+              title: INSERT,
+              preferred: true,
+              output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).replace(
+                '  name: migrate\n',
+                '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n',
+              ),
+              after: ['ttl-convergence-note'],
+            },
+            { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
+          ],
+        },
+      ],
+    },
     {
       name: 'two-space file: insert above the first key (its comment stays with it), or list it in a new contract file',
       text: BASIC,
