@@ -58,7 +58,7 @@ describe('parent patches decide a child Kustomization’s source and variables',
 
   test('a kustomize patches entry of the kustomization the parent builds the child through does the same', async () => {
     const files = cluster('');
-    files['apps/kustomization.yaml'] = `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ./app/ks.yaml\n${SMP_PATCH('app').replace(/^  /gm, '')}`;
+    files['apps/kustomization.yaml'] = `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ./app/ks.yaml\n${SMP_PATCH('app').replace(/^ {2}/gm, '')}`;
     assert.deepEqual(await substitutionFindings(files), ['flux-substitution-undefined apps/app/resources/configmap.yaml [6, 8, 6, 20] error']);
   });
 
