@@ -29,6 +29,7 @@ export const POD_SERVICE_ACCOUNT_UNDECLARED = meta(
   'warning',
   'A pod runs as a ServiceAccount nothing in the repository declares (info where a chart or an operator beside it probably creates it).',
 );
+export const POD_KUBELET_DOLLAR = meta('pod-kubelet-dollar', 'warning', "A $$ in a container's command, args or env that the kubelet turns into a lone $ before the process starts.");
 export const JOB_ARGO_TEMPLATE = meta('job-argo-template', 'error', 'Argo Workflows template syntax in a Job, where it means nothing.');
 export const TTL_SHORTER_THAN_INTERVAL = meta('ttl-shorter-than-interval', 'warning', 'A TTL shorter than the Kustomization interval re-runs the Job at almost every reconcile.');
 export const JOB_IMMUTABLE_TEMPLATE = meta('job-immutable-template', 'warning', 'A changed pod template under the same Job name: Flux\'s apply fails with "field is immutable".');

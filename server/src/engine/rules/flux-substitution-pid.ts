@@ -1,31 +1,24 @@
 /**
- * flux-substitution-pid: `$$` (after pairing) followed by the end of the text
- * or by a character that starts nothing in shell (not a letter, digit, `_`,
- * `{`, `(`, `$`, one of `? # @ * ! -`, nor `'`: `$'\n'` is bash's ANSI-C
- * quoting, so `$$'\n'` is a correct escape of it). It is meant as the shell's
- * PID but Flux turns it into a lone `$`. Fix: write `$$$$`.
+ * flux-substitution-pid: a `$$` in substituted text that is meant as the
+ * shell's PID (or a PL/pgSQL `$$` quote) but reaches the shell as a lone `$`.
+ * The run of `$` is followed by the end of the text or by a character that
+ * starts nothing in shell (not a letter, digit, `_`, `{`, `(`, one of
+ * `? # @ * ! -`, nor `'`: `$'\n'` is bash's ANSI-C quoting, so `$$'\n'` is a
+ * correct escape of it), and the layers it passes leave an odd number of `$`:
+ * Flux turns `$$` into `$`, and in a container's command, args or env the
+ * kubelet does it again. Fix: the spelling the layers need (`$$$$` under
+ * Flux, `$$$$$$$$` under Flux and the kubelet).
  */
 import { FLUX_PID } from './catalogue';
 import { SubstitutionRule } from './substitution-rule';
-
-const STARTS_SOMETHING = /^[\p{L}\p{Nd}_{($?#@*!'-]$/u;
+import { loneDollar, loneDollarMessage } from './support/dollar-run';
 
 export const fluxSubstitutionPid: SubstitutionRule = {
   meta: FLUX_PID,
   check(occurrence, context) {
-    const escape = occurrence.occurrence;
-    if (escape.kind !== 'escape' || STARTS_SOMETHING.test(escape.next)) return [];
-    if (!occurrence.shell) return []; // only a shell reads $$ as its PID
-    // In a run of `$$` pairs only the last one meets the next character; an
-    // even run (`$$$$`) already arrives as `$$`, the PID.
-    let run = 1;
-    for (let i = context.index - 1; i >= 0; i--) {
-      const previous = context.occurrences[i];
-      if (previous.occurrence.kind !== 'escape' || previous.span[1] !== context.occurrences[i + 1].span[0]) break;
-      run++;
-    }
-    if (run % 2 === 0) return [];
-    const message = 'Flux turns $$ into a lone $: a shell PID (or a $$ quote, as in PL/pgSQL) written $$ arrives as $. Write $$$$ to keep $$ (or $$ before a name for a shell variable).';
-    return [context.finding(this.meta, occurrence.span, message, [context.fix('Write $$$$ (Flux turns it into $$)', [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$$' }], true)])];
+    const found = loneDollar(occurrence, context);
+    if (!found) return [];
+    const steps = found.run.layers.kubelet ? 'Flux turns $$ into $, and the kubelet does it again in a container command, args or env' : 'Flux turns $$ into a lone $';
+    return [context.finding(this.meta, found.span, loneDollarMessage(steps, found, occurrence, context), found.fix ? [found.fix] : [])];
   },
 };

@@ -16,7 +16,9 @@ import { ttlMissing } from './ttl-missing';
 import { ttlUnexpectedValue } from './ttl-unexpected-value';
 import { fluxSubstitutionBareDollar } from './flux-substitution-bare-dollar';
 import { fluxSubstitutionDefault } from './flux-substitution-default';
+import { fluxSubstitutionNeedlessEscape } from './flux-substitution-needless-escape';
 import { fluxSubstitutionPid } from './flux-substitution-pid';
+import { podKubeletDollar } from './pod-kubelet-dollar';
 import { fluxSubstitutionSyntax } from './flux-substitution-syntax';
 import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
 import { SubstitutionRule } from './substitution-rule';
@@ -38,3 +40,6 @@ export function ruleMeta(id: string): RuleMeta | undefined {
 }
 
 export const SUBSTITUTION_RULES: readonly SubstitutionRule[] = [fluxSubstitutionSyntax, fluxSubstitutionUndefined, fluxSubstitutionDefault, fluxSubstitutionPid, fluxSubstitutionBareDollar];
+
+/** Rules over text no Flux Kustomization substitutes (built without postBuild, opted out, or no Flux at all). */
+export const UNSUBSTITUTED_TEXT_RULES: readonly SubstitutionRule[] = [fluxSubstitutionNeedlessEscape, podKubeletDollar];

@@ -6,6 +6,7 @@ import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { DefinedVariable } from '../flux/model/variables';
 import type { Builder } from '../flux/model/world';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
+import type { Layers, TracedText } from '../flux/substitution/layers';
 import type { Finding, Fix, RelatedLocation, RuleMeta } from '../base/types';
 import type { OffsetEdit } from '../yaml/edit';
 
@@ -20,6 +21,10 @@ export interface SubstitutionContext {
   index: number;
   /** The whole file's text (occurrence spans are offsets into it). */
   text: string;
+  /** The layers the occurrence's text passes (Flux's `$$` arithmetic when the region is substituted, the kubelet in a container). */
+  layersOf(occurrence: SourceOccurrence): Layers;
+  /** What the consumer receives of the occurrence's scalar through those layers, traced to the written text. */
+  delivered(occurrence: SourceOccurrence): TracedText;
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
 }
