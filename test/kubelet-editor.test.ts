@@ -25,7 +25,7 @@ const JOB = job(
 const SCRIPT = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n  run.sh: |\n    kill $$\n';
 
 async function repo(files: Record<string, string>) {
-  const all = { '.flux-job-guard.yaml': CONTRACT, ...files };
+  const all: Record<string, string> = { '.flux-job-guard.yaml': CONTRACT, ...files };
   const contract = loadContract('.flux-job-guard.yaml', CONTRACT, {}, RULE_IDS).contract;
   return { index: await buildRepoIndex(memoryFs(all), Object.keys(all), contract), contract, files: all };
 }
@@ -48,8 +48,8 @@ describe('the hover shows each layer', () => {
         "`$$` is an escape: Flux, then the kubelet (a container's command, args or env) turn each `$$` into `$`.",
         '',
         '```text',
-        'in the file:                                  kill $$ ; echo ${CLUSTER} $(PORT) $(hostname)',
-        'after Flux (Kustomization "apps"):            kill $ ; echo home $(PORT) $(hostname)',
+        'in the file:                                   kill $$ ; echo ${CLUSTER} $(PORT) $(hostname)',
+        'after Flux (Kustomization "apps"):             kill $ ; echo home $(PORT) $(hostname)',
         'after the kubelet (what the process receives): kill $ ; echo home 8080 $(hostname)',
         '```',
       ].join('\n'),

@@ -36,10 +36,10 @@ const SUBJECTS: Subject[] = [
   {
     // The damacus case: PL/pgSQL $$ quotes in a Job's command under postBuild.
     path: 'apps/job.yaml',
-    text: job('skip', 'it only reads', script(`kill -0 $$ && psql -c "DO $$ BEGIN PERFORM 1; END $$;"`)),
+    text: job('skip', 'it only reads', script(`kill -0 $$ && echo \${CLUSTER} && psql -c "DO $$ BEGIN PERFORM 1; END $$;"`)),
     scriptOf: jobScript,
     layers: { flux: FLUX, kubelet: CONTAINER },
-    meant: 'kill -0 $$ && psql -c "DO $$ BEGIN PERFORM 1; END $$;"\n',
+    meant: 'kill -0 $$ && echo home && psql -c "DO $$ BEGIN PERFORM 1; END $$;"\n',
     rules: ['flux-substitution-pid', 'flux-substitution-pid', 'flux-substitution-pid'],
   },
   {
@@ -134,8 +134,14 @@ test('the hover on a $$ in a Job under postBuild shows the line in the file, aft
   const line = lines.findIndex((l) => l.includes('kill -0'));
   const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: lines[line].indexOf('$$') + 1 } });
   const markdown = (hover.contents as MarkupContent).value;
-  assert.match(markdown, /in the file: +kill -0 \$\$ && psql -c "DO \$\$ BEGIN PERFORM 1; END \$\$;"/);
-  assert.match(markdown, /after Flux \(Kustomization "apps"\): +kill -0 \$ && psql -c "DO \$ BEGIN PERFORM 1; END \$;"/);
-  assert.match(markdown, /after the kubelet \(what the process receives\): kill -0 \$ && psql -c "DO \$ BEGIN PERFORM 1; END \$;"/);
+  assert.match(markdown, /in the file: +kill -0 \$\$ && echo \$\{CLUSTER\} && psql -c "DO \$\$ BEGIN PERFORM 1; END \$\$;"/);
+  assert.match(markdown, /after Flux \(Kustomization "apps"\): +kill -0 \$ && echo home && psql -c "DO \$ BEGIN PERFORM 1; END \$;"/);
+  assert.match(markdown, /after the kubelet \(what the process receives\): kill -0 \$ && echo home && psql -c "DO \$ BEGIN PERFORM 1; END \$;"/);
+  // A ${NAME} in the same text: the variable's hover (with its link), then the layers.
+  const at = (needle: string) => ({ textDocument: { uri }, position: { line, character: lines[line].indexOf(needle) + 2 } });
+  const variable = ((await client.connection.sendRequest<Hover>('textDocument/hover', at('${CLUSTER}'))).contents as MarkupContent).value;
+  assert.match(variable, /^\*\*\$\{CLUSTER\}\*\* = `home` — from substitute of Kustomization "apps" \(\[flux\/apps\.yaml:13\]\(file:/);
+  assert.match(variable, /after the kubelet \(what the process receives\): kill -0 \$ && echo home/);
+  assert.equal(await client.connection.sendRequest<Hover | null>('textDocument/hover', at('PERFORM')), null, 'plain text has no hover (negative control)');
   client.close(uri);
 });

@@ -19,7 +19,7 @@ import { DIRECTIVE, withDirectives } from '../engine/pipeline/directives';
 import { applySeverities } from '../engine/pipeline/severity';
 import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { describeVariable, hoverAt, HoverResult } from '../engine/editor/hover';
+import { hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 
@@ -208,8 +208,7 @@ export class Project {
       const line = /:(\d+)$/.exec(label)?.[1];
       return `[${label}](${uriOf(file)}${line ? `#L${line}` : ''})`;
     };
-    if (variable) return { markdown: describeVariable(variable, this.contract, link), span: variable.span };
-    return hoverAt(this.index, this.contract, path, text, offset, link);
+    return hoverAt(this.index, this.contract, path, text, offset, link, variable);
   }
 
   /** Where the `${NAME}` at `offset` is defined: files and spans. */

@@ -21,8 +21,8 @@ export interface HoverResult {
 /** How many Kustomizations a hover names before it says "and N more". */
 const SHOWN = 3;
 
-export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link): HoverResult | null {
-  const variable = variableAt(index, contract, path, text, offset);
+/** `variable`: the `${NAME}` at `offset` when the caller already looked it up (to read its definitions' files for links). */
+export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link, variable = variableAt(index, contract, path, text, offset)): HoverResult | null {
   const layers = layersAt(index, contract, path, text, offset);
   if (variable) {
     // In a container's command, args or env, the kubelet comes after Flux: say what the process receives.
