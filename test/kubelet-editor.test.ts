@@ -33,7 +33,14 @@ async function repo(files: Record<string, string>) {
 async function hover(files: Record<string, string>, path: string, needle: string, shift = 1): Promise<{ markdown: string; span: [number, number] } | null> {
   const { index, contract, files: all } = await repo(files);
   const text = all[path];
-  return hoverAt(index, contract, path, text, text.indexOf(needle) + shift, plainLink((file) => all[file]));
+  return hoverAt(
+    index,
+    contract,
+    path,
+    text,
+    text.indexOf(needle) + shift,
+    plainLink((file) => all[file]),
+  );
 }
 
 describe('the hover shows each layer', () => {
@@ -78,7 +85,10 @@ describe('the hover shows each layer', () => {
     const plain = await hover({ 'apps/job.yaml': JOB }, 'apps/job.yaml', '$$');
     assert.ok(plain);
     assert.match(plain.markdown, /^`\$\$` is an escape: the kubelet \(a container's command, args or env\) turns each `\$\$` into `\$`\./);
-    assert.match(plain.markdown, /in the file: +kill \$\$ ; echo \$\{CLUSTER\} \$\(PORT\) \$\(hostname\)\nafter the kubelet \(what the process receives\): kill \$ ; echo \$\{CLUSTER\} 8080 \$\(hostname\)/);
+    assert.match(
+      plain.markdown,
+      /in the file: +kill \$\$ ; echo \$\{CLUSTER\} \$\(PORT\) \$\(hostname\)\nafter the kubelet \(what the process receives\): kill \$ ; echo \$\{CLUSTER\} 8080 \$\(hostname\)/,
+    );
     assert.equal(await hover({ 'apps/script.yaml': SCRIPT }, 'apps/script.yaml', '$$'), null);
     // Under Flux the ConfigMap's $$ meets Flux only.
     const flux = await hover({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/script.yaml': SCRIPT }, 'apps/script.yaml', '$$');

@@ -87,7 +87,10 @@ describe('the kubelet expansion (expand_test.go)', () => {
   });
 
   test('a rune after a lone $ is copied whole (utf8.DecodeRuneInString), and traced to where it came from', () => {
-    assert.equal(kubeletExpand('$😀$$', () => undefined), '$😀$');
+    assert.equal(
+      kubeletExpand('$😀$$', () => undefined),
+      '$😀$',
+    );
     const traced = kubeletExpandTraced({ text: 'a$$b$(X)c', origin: [0, 1, 2, 3, 4, 5, 6, 7, 8] }, mappingFor({ X: 'xy' }));
     assert.deepEqual(traced, { text: 'a$bxyc', origin: [0, 2, 3, -1, -1, 8] });
   });

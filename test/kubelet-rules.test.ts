@@ -88,14 +88,9 @@ const CASES: Case[] = [
   },
   {
     what: 'a PL/pgSQL $$ quote',
-    script: 'psql <<\'SQL\'\nCREATE FUNCTION one() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN RETURN 1; END;\n$$;\nSQL',
+    script: "psql <<'SQL'\nCREATE FUNCTION one() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN RETURN 1; END;\n$$;\nSQL",
     meant: "psql <<'SQL'\nCREATE FUNCTION one() RETURNS int LANGUAGE plpgsql AS $$\nBEGIN RETURN 1; END;\n$$;\nSQL",
-    findings: [
-      ['flux-substitution-pid', 'flux-substitution-pid'],
-      ['flux-substitution-pid', 'flux-substitution-pid'],
-      ['pod-kubelet-dollar', 'pod-kubelet-dollar'],
-      [],
-    ],
+    findings: [['flux-substitution-pid', 'flux-substitution-pid'], ['flux-substitution-pid', 'flux-substitution-pid'], ['pod-kubelet-dollar', 'pod-kubelet-dollar'], []],
     written: ['$$$$$$$$', '$$$$', '$$$$', null],
   },
   {
@@ -216,7 +211,10 @@ describe('the kubelet alone, beyond Flux', () => {
   test('a file nothing applies in a Flux repository is not checked (negative control: the same file where Flux applies it)', async () => {
     // Without jobs.include, the resource rules see what Flux applies.
     const files = { '.flux-job-guard.yaml': 'flux:\n  roots: [flux]\n', 'flux/apps.yaml': kustomization('apps', './apps'), 'archive/web.yaml': deployment(pidArgs('$$')) };
-    assert.deepEqual((await auditFiles(files)).findings.filter((f) => DOLLAR_RULES.has(f.rule)), []);
+    assert.deepEqual(
+      (await auditFiles(files)).findings.filter((f) => DOLLAR_RULES.has(f.rule)),
+      [],
+    );
     const applied = { ...files, 'apps/web.yaml': files['archive/web.yaml'] };
     assert.deepEqual(
       (await auditFiles(applied)).findings.filter((f) => DOLLAR_RULES.has(f.rule)).map((f) => `${f.rule} ${f.file}`),
@@ -271,7 +269,10 @@ describe('app-template values and patch files', () => {
     );
     // Negative control: the fixed spelling.
     const fixedOps = ops.replace('$$', () => '$$$$');
-    assert.deepEqual(await audit(false, { 'apps/kustomization.yaml': kustomizationFile, 'apps/web.yaml': deployment(''), 'apps/patch.yaml': deployment(pidArgs('$$$$')), 'apps/ops.yaml': fixedOps }), []);
+    assert.deepEqual(
+      await audit(false, { 'apps/kustomization.yaml': kustomizationFile, 'apps/web.yaml': deployment(''), 'apps/patch.yaml': deployment(pidArgs('$$$$')), 'apps/ops.yaml': fixedOps }),
+      [],
+    );
   });
 });
 

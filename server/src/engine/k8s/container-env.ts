@@ -170,8 +170,7 @@ export function markPatchOperation(operation: YAMLMap, target: PatchTarget, into
   else if (target === 'env') {
     const slots = envSlots(value);
     markEnv(slots, variablesOf(slots, true), into);
-  }
-  else if (target === 'env-item' && isMap(value)) {
+  } else if (target === 'env-item' && isMap(value)) {
     const node = pairValue(value, 'value');
     if (node !== undefined && node !== null) into.set(node, UNKNOWN_CONTAINER);
   }

@@ -104,9 +104,7 @@ function fluxTraced(text: string, layer: FluxLayer, expressions: ExpressionStep)
  * with the expression's own.
  */
 export function deliverTraced(text: string, layers: Layers): TracedText {
-  const traced = layers.flux
-    ? fluxTraced(text, layers.flux, layers.flux.lookup ? 'value' : 'stand-in')
-    : { text, origin: Array.from({ length: text.length }, (_, i) => i) };
+  const traced = layers.flux ? fluxTraced(text, layers.flux, layers.flux.lookup ? 'value' : 'stand-in') : { text, origin: Array.from({ length: text.length }, (_, i) => i) };
   return layers.kubelet ? kubeletExpandTraced(traced, containerLookup(layers.kubelet)) : traced;
 }
 
