@@ -10,7 +10,7 @@ import { loadContract } from '../server/src/engine/contract/load';
 import { hoverAt } from '../server/src/engine/editor/hover';
 import { plainLink } from '../server/src/engine/editor/link';
 import { renderAsFlux } from '../server/src/engine/editor/substitution-info';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 import { job, kustomization } from './helpers/flux-fixtures';
 import { memoryFs } from './helpers/memory-fs';
 

@@ -139,9 +139,9 @@ describe('the $$ rules, postBuild × kubelet', () => {
         );
         const fixed = applyFileEdits(
           text,
-          fixes.flatMap((fix) => fix!.edits),
+          fixes.flatMap((fix) => fix.edits),
         );
-        if (written?.[i]) for (const fix of fixes) assert.match(fix!.title, new RegExp(`^Write ${written[i]!.replace(/\$/g, '\\$')}( |$)`));
+        if (written?.[i]) for (const fix of fixes) assert.match(fix.title, new RegExp(`^Write ${written[i].replace(/\$/g, '\\$')}( |$)`));
         assert.equal(received(cell, scriptOf(cell, fixed)), meant);
         assert.deepEqual(await dollarFindings(cell, path, fixed), []);
       });

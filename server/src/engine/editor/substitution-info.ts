@@ -163,7 +163,7 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
     }
     const result = envsubst(serialized, lookup, { strict: flux!.strict });
     if (!result.ok) {
-      const regions = documentRegions(parsed, flux!).filter((region) => region.substituting.includes(builder));
+      const regions = documentRegions(parsed, flux).filter((region) => region.substituting.includes(builder));
       failures.push(failureLine(path, text, firstFailure(regions, lookup, flux!.strict), result.error));
     }
     parts.push(result.ok ? withKubelet(result.output, result.output) : `# Flux fails to build this resource: ${result.error}\n${serialized}`);

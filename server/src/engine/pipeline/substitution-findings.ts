@@ -5,8 +5,8 @@
 // alone turns into `$`).
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { documentRegions, generatorRegions, type FluxFileContext, type SubstitutedRegion } from '../flux/substitution/regions';
-import { SUBSTITUTION_RULES, UNSUBSTITUTED_TEXT_RULES } from '../rules';
-import type { SubstitutionContext } from '../rules/substitution-rule';
+import { NOT_SUBSTITUTED_CHECKS, SUBSTITUTED_CHECKS } from '../rules/registry';
+import type { SubstitutionContext } from '../rules/rule';
 import { deliverTraced, layersOf, type TracedText } from '../flux/substitution/layers';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { ParsedDocument } from '../yaml/documents';
@@ -29,7 +29,7 @@ export function generatorSubstitutionFindings(text: string, flux: FluxFileContex
 function runRules(region: SubstitutedRegion, strict: boolean, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
   const { occurrences } = region;
   const substituted = region.substituting.length > 0;
-  const rules = substituted ? SUBSTITUTION_RULES : UNSUBSTITUTED_TEXT_RULES;
+  const checks = substituted ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
   const findings: Finding[] = [];
   const context: SubstitutionContext = {
     substituting: region.substituting,
@@ -45,7 +45,7 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
   };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
-    for (const rule of rules) findings.push(...rule.check(occurrence, context));
+    for (const check of checks) findings.push(...check(occurrence, context));
   });
   if (!region.fixes || region.fixes.length === 0) return findings;
   return findings.map((found) => {

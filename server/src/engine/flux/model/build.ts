@@ -31,15 +31,23 @@ export interface BuiltFile {
   generator?: { config: KustomizeConfig; generator: Generator; input: GeneratorInput };
 }
 
+/**
+ * What the model found wrong, by kind: a reference Flux cannot follow (a path that does not
+ * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
+ * assume, an outside source whose names the repository cannot show (once per source). The rules
+ * say which rule reports each kind (rules/registry.ts).
+ */
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source';
+
 export interface GraphProblem {
-  rule: 'kustomize-reference' | 'flux-substitution-syntax' | 'flux-no-root' | 'flux-variables-unknown';
+  kind: GraphProblemKind;
   file: string;
   span: [number, number];
   message: string;
   severity?: 'error' | 'warning' | 'info';
   /** Other places the problem is about (each Kustomization that takes an outside source). */
   related?: RelatedLocation[];
-  /** flux-variables-unknown: the source to declare, with every name the repository uses from it. */
+  /** outside-source: the source to declare, with every name the repository uses from it. */
   declare?: SourceToDeclare;
 }
 
@@ -84,7 +92,7 @@ class Builder {
 
   run(): Build {
     const k = this.kustomization;
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: k.file, span: span ?? k.span, message });
+    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: k.file, span: span ?? k.span, message });
     const path = resolveSpecPath(k.pathAsWritten);
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
@@ -161,7 +169,7 @@ class Builder {
     this.add(config.file, { role: 'inline', patches });
     // Patch files end up inside the resources they patch, so Flux substitutes their text too.
     for (const patch of config.patches) if (this.hasFile(patch)) this.add(patch, { role: 'patch', patches });
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: config.file, span: span ?? [0, 0], message });
+    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
       else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });

@@ -129,7 +129,7 @@ export class FluxGraph {
   }
 
   private report(problem: GraphProblem): void {
-    const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;
+    const key = `${problem.kind}:${problem.file}:${problem.span[0]}:${problem.message}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.problems.push(problem);

@@ -69,12 +69,12 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: ScalarVisitor
       const childPlace = frame.place === CONTROLLERS ? CONTROLLER : ANYWHERE;
       // A JSON 6902 operation whose value lands in a container (its `value` list is a command or args when the path says so).
       const patchTarget = patchOperationTarget(node);
-      if (patchTarget !== null) markPatchOperation(node, patchTarget, (expanded ??= new Map()));
+      if (patchTarget !== null) markPatchOperation(node, patchTarget, (expanded ??= new Map<unknown, ContainerVariables>()));
       for (let i = node.items.length - 1; i >= 0; i--) {
         const pair = node.items[i];
         const key = isScalar(pair.key) ? pair.key.value : null;
         if (typeof key === 'string' && CONTAINER_LISTS.has(key)) {
-          for (const container of containerMaps(key, pair.value, frame.place === CONTROLLER)) markContainer(container, (expanded ??= new Map()));
+          for (const container of containerMaps(key, pair.value, frame.place === CONTROLLER)) markContainer(container, (expanded ??= new Map<unknown, ContainerVariables>()));
         }
         if ((key === 'command' || key === 'args' || (key === 'value' && patchTarget === 'argv')) && isSeq(pair.value)) {
           const items = pair.value.items;

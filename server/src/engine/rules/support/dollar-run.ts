@@ -4,7 +4,7 @@
 import { dollarRun, dollarsReaching, dollarsToWrite, type Layers, VALUE_STAND_IN } from '../../flux/substitution/layers';
 import type { SourceOccurrence } from '../../flux/substitution/scalars';
 import type { Fix } from '../../base/types';
-import type { SubstitutionContext } from '../substitution-rule';
+import type { SubstitutionContext } from '../rule';
 
 export interface DollarRun {
   /** [from, to) of the run in the scalar's value. */
