@@ -16,7 +16,7 @@
  * Fix: write a single `$`.
  */
 import { kustomizationNames } from './support/substitution';
-import { respellFix, runStartedBy, spelling } from './support/dollar-run';
+import { respellFix, runStartedBy, shellReads, spelling } from './support/dollar-run';
 import type { Rule } from './rule';
 
 const MEANT_AS_ESCAPE = /^[\p{L}_{(]$/u;
@@ -25,7 +25,7 @@ export const fluxSubstitutionNeedlessEscape: Rule = {
   meta: { id: 'flux-substitution-needless-escape', defaultSeverity: 'warning', summary: 'A $$ in a resource no substitution unescapes: the shell sees its PID.' },
   check: {
     notSubstituted(occurrence, context) {
-      if (!occurrence.shell || context.plain.length === 0) return []; // only a shell reads $$ as its PID
+      if (!shellReads(occurrence) || context.plain.length === 0) return []; // only a shell reads $$ as its PID
       const run = runStartedBy(occurrence, context);
       // Exactly `$$`, and both reach the shell: no layer unescapes it.
       if (!run || run.to - run.from !== 2 || !MEANT_AS_ESCAPE.test(run.next) || run.reaching !== 2) return [];

@@ -5,6 +5,7 @@ import { dollarRun, dollarsReaching, dollarsToWrite, type Layers, VALUE_STAND_IN
 import type { SourceOccurrence } from '../../flux/substitution/scalars';
 import type { Fix } from '../../base/types';
 import type { SubstitutionContext } from '../rule';
+import { inShellComment } from './shell-comments';
 
 export interface DollarRun {
   /** [from, to) of the run in the scalar's value. */
@@ -74,6 +75,11 @@ export function receivedLine(context: SubstitutionContext, occurrence: SourceOcc
   return line.length > 80 ? `${line.slice(0, 77)}…` : line;
 }
 
+/** Whether a shell reads the occurrence: shell text, outside the script's comments (`# $$ escapes Flux`). */
+export function shellReads(occurrence: SourceOccurrence): boolean {
+  return occurrence.shell && !inShellComment(occurrence.value, occurrence.valueStart);
+}
+
 /** What a `$` may start in shell after `$$` (a name, a digit, `{`, `(`, a special parameter, `$'…'` quoting): then `$$` is not a PID. */
 export const STARTS_SOMETHING = /^[\p{L}\p{Nd}_{($?#@*!'-]$/u;
 
@@ -94,7 +100,7 @@ export interface LoneDollar {
  * layers leave an odd number: the last `$` reaches the shell alone.
  */
 export function loneDollar(occurrence: SourceOccurrence, context: SubstitutionContext): LoneDollar | null {
-  if (!occurrence.shell) return null; // only a shell reads $$ as its PID
+  if (!shellReads(occurrence)) return null; // only a shell reads $$ as its PID
   const run = runStartedBy(occurrence, context);
   // An even count arrives as PIDs ($$); an odd one leaves the last $ alone.
   if (!run || STARTS_SOMETHING.test(run.next) || run.reaching % 2 === 0) return null;
