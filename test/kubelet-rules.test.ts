@@ -13,6 +13,9 @@ import { deliver, type Layers } from '../server/src/engine/flux/substitution/lay
 import { job, kustomization } from './helpers/flux-fixtures';
 import { auditFiles, yaml } from './helpers/memory-fs';
 import { applyFileEdits } from './helpers/table';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CORPUS } from './ecosystem/corpus';
 
 const CONTRACT = 'jobs:\n  include: ["**/*.yaml"]\nflux:\n  roots: [flux]\nrules:\n  ttl-convergence-note: "off"\n';
 const POST_BUILD = '  postBuild:\n    substitute:\n      CLUSTER: home\n';
@@ -158,6 +161,34 @@ describe('what the finding says', () => {
     assert.match(first.message, /Write \$\$\$\$\$\$\$\$ to keep \$\$/);
     assert.equal(first.fixes![0].title, 'Write $$$$$$$$ (Flux and the kubelet turn it into $$)');
     assert.equal(second.fixes![0].title, 'Write $$$$$$$$ (Flux and the kubelet turn it into $$)');
+  });
+
+  test('the damacus file itself (damacus__home-ops penpot job-skip-onboarding.yaml:50, :56): the fix writes eight $, psql receives $$ (negative control: the file as written delivers $)', async () => {
+    const text = readFileSync(join(CORPUS, 'damacus__home-ops', 'kubernetes/apps/home/penpot/app/job-skip-onboarding.yaml'), 'utf8');
+    const path = 'apps/job-skip-onboarding.yaml';
+    const found = await dollarFindings(CELLS[0], path, text);
+    assert.deepEqual(
+      found.map((f) => `${f.rule}:${f.range.start.line + 1}`),
+      ['flux-substitution-pid:50', 'flux-substitution-pid:56'],
+    );
+    const fixes = found.map((f) => f.fixes!.find((fix) => fix.preferred)!);
+    assert.deepEqual(
+      fixes.map((fix) => fix.title),
+      ['Write $$$$$$$$ (Flux and the kubelet turn it into $$)', 'Write $$$$$$$$ (Flux and the kubelet turn it into $$)'],
+    );
+    const fixed = applyFileEdits(
+      text,
+      fixes.flatMap((fix) => fix.edits),
+    );
+    const sql = (written: string) => {
+      const script = (parseDocument(written).toJS() as { spec: { template: { spec: { containers: Array<{ command: string[] }> } } } }).spec.template.spec.containers[0].command[2];
+      const out = received(CELLS[0], script);
+      return out.slice(out.indexOf('psql <<'), out.indexOf('SQL\n', out.indexOf('psql <<') + 10));
+    };
+    assert.match(sql(fixed), /RETURNS trigger LANGUAGE plpgsql AS \$\$\nBEGIN[^]*END;\n\$\$;\n/);
+    assert.match(fixed.split('\n')[49], /AS \$\$\$\$\$\$\$\$$/);
+    assert.match(sql(text), /RETURNS trigger LANGUAGE plpgsql AS \$\nBEGIN[^]*END;\n\$;\n/);
+    assert.deepEqual(await dollarFindings(CELLS[0], path, fixed), []);
   });
 
   test('pod-kubelet-dollar says what the process receives and what to write', async () => {
