@@ -18,6 +18,11 @@ const POST_BUILD = `  postBuild:
       CLUSTER: home
 `;
 
+/** A ConfigMap holding `script` as run.sh (line 7 of the file, from column 5): a mounted script, which the kubelet never expands. */
+function scriptMap(name: string, script: string): string {
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  run.sh: |\n    ${script}\n`;
+}
+
 /** A Job with a TTL and a note, running `script` (one line, or lines indented by the caller). */
 function job(name: string, script: string): string {
   return fluxJob(name, 'the script is idempotent', `          command:\n            - /bin/sh\n            - -c\n            - |\n              ${script}\n`);
@@ -134,10 +139,10 @@ describe('where variables come from', () => {
       'children/a.yaml': child('a', './app-a', true),
       'children/b.yaml': child('b', './app-b', false),
       'app-a/job.yaml': job('a', 'echo ${CLUSTER} ${NOPE}'),
-      'app-b/job.yaml': job('b', 'echo ${CLUSTER} $${HOME}'),
+      'app-b/script.yaml': scriptMap('b', 'echo ${CLUSTER} $${HOME}'),
     };
-    // a: substituted (CLUSTER defined, NOPE not); b: no postBuild, so its $$ is a needless escape.
-    assert.deepEqual(await fluxFindings(files), ['flux-substitution-undefined app-a/job.yaml:18:31', 'flux-substitution-needless-escape app-b/job.yaml:18:31']);
+    // a: substituted (CLUSTER defined, NOPE not); b: no postBuild, so the $$ of its mounted script is a needless escape.
+    assert.deepEqual(await fluxFindings(files), ['flux-substitution-undefined app-a/job.yaml:18:31', 'flux-substitution-needless-escape app-b/script.yaml:7:21']);
   });
 
   test("a substituteFrom key Flux rejects ('app.conf') is a build failure on that key", async () => {
@@ -161,7 +166,9 @@ describe('substitution rules', () => {
     ['echo ${CLUSTER}', []],
     ['echo $${HOME}', []],
     ['echo ${HOME}', [`flux-substitution-undefined@${col + 5}-${col + 12}`]],
-    ['echo $$$$', []],
+    // A Job's command: Flux, then the kubelet, each turn $$ into $.
+    ['echo $$$$$$$$', []],
+    ['echo $$$$', [`flux-substitution-pid@${col + 7}-${col + 9}`]],
     ['kill $$', [`flux-substitution-pid@${col + 5}-${col + 7}`]],
     ['echo $$? $$1 $$@', []],
     ['for x in ${arr[@]}; do :; done', [`flux-substitution-syntax@${col + 9}-${col + 15}`]],
@@ -223,9 +230,16 @@ describe('substitution rules', () => {
   });
 
   test('needless escape: $${X} and $$(cmd) where nothing substitutes; a real PID ($$ ) is left alone', async () => {
-    const files = (script: string) => ({ 'flux/apps.yaml': kustomization('apps', './apps'), 'apps/job.yaml': job('j', script) });
-    assert.deepEqual(await fluxFindings(files('echo $${HOME} $$(date) $$')), ['flux-substitution-needless-escape apps/job.yaml:18:20', 'flux-substitution-needless-escape apps/job.yaml:18:29']);
+    const files = (script: string) => ({ 'flux/apps.yaml': kustomization('apps', './apps'), 'apps/script.yaml': scriptMap('s', script) });
+    assert.deepEqual(await fluxFindings(files('echo $${HOME} $$(date) $$')), ['flux-substitution-needless-escape apps/script.yaml:7:10', 'flux-substitution-needless-escape apps/script.yaml:7:19']);
     assert.deepEqual(await fluxFindings(files('echo ${HOME} $(date) $$')), []);
+  });
+
+  test("needless escape: in a container's command the kubelet turns $$ into $, so $${X} and $$(cmd) are right there", async () => {
+    const files = (script: string) => ({ 'flux/apps.yaml': kustomization('apps', './apps'), 'apps/job.yaml': job('j', script) });
+    assert.deepEqual(await fluxFindings(files('echo $${HOME} $$(date)')), []);
+    // The kubelet leaves the text of a $(…) it does not know as it is: a $$ inside it reaches the shell.
+    assert.deepEqual(await fluxFindings(files('echo $(echo $${HOME})')), ['flux-substitution-needless-escape apps/job.yaml:18:27']);
   });
 
   test('bare-dollar is off by default and reports every lone $ when turned on', async () => {

@@ -20,7 +20,7 @@ import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
 import { fluxSubstitutionBareDollar } from '../engine/rules/flux-substitution-bare-dollar';
 import { yamlSyntax } from '../engine/rules/yaml-syntax';
-import { describeVariable, hoverAt, HoverResult } from '../engine/editor/hover';
+import { hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
@@ -206,8 +206,7 @@ export class Project {
       const line = /:(\d+)$/.exec(label)?.[1];
       return `[${label}](${uriOf(file)}${line ? `#L${line}` : ''})`;
     };
-    if (variable) return { markdown: describeVariable(variable, this.contract, link), span: variable.span };
-    return hoverAt(this.index, this.contract, path, text, offset, link);
+    return hoverAt(this.index, this.contract, path, text, offset, link, variable);
   }
 
   /** Where the `${NAME}` at `offset` is defined: files and spans. */

@@ -1,5 +1,6 @@
 // Hover text (Markdown) for what sits under the cursor: a `${NAME}` that
-// Flux substitutes, or a Job's `ttlSecondsAfterFinished`. Each thing is said
+// Flux substitutes, a `$$` or `$(NAME)` with what each layer (Flux, the
+// kubelet) makes of its line, or a Job's `ttlSecondsAfterFinished`. Each thing is said
 // once: Kustomizations with the same outcome share one line, a long list is
 // cut short, every file mentioned is a link, and the rendered line is shown
 // only when there is one to show.
@@ -9,6 +10,7 @@ import type { Builder } from '../flux/model/world';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { SECRET_MASK, variableAt, VariableInfo } from './substitution-info';
 import { describeTtlCycle, ttlAt } from './ttl-info';
+import { describeLayers, layersAt } from './layers-info';
 import type { Link } from './link';
 
 export interface HoverResult {
@@ -19,9 +21,15 @@ export interface HoverResult {
 /** How many Kustomizations a hover names before it says "and N more". */
 const SHOWN = 3;
 
-export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link): HoverResult | null {
-  const variable = variableAt(index, contract, path, text, offset);
-  if (variable) return { markdown: describeVariable(variable, contract, link), span: variable.span };
+/** `variable`: the `${NAME}` at `offset` when the caller already looked it up (to read its definitions' files for links). */
+export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link, variable = variableAt(index, contract, path, text, offset)): HoverResult | null {
+  const layers = layersAt(index, contract, path, text, offset);
+  if (variable) {
+    // In a container's command, args or env, the kubelet comes after Flux: say what the process receives.
+    const kubelet = layers?.kubelet ? `\n\n${describeLayers(layers)}` : '';
+    return { markdown: describeVariable(variable, contract, link) + kubelet, span: variable.span };
+  }
+  if (layers) return { markdown: describeLayers(layers), span: layers.span };
   const cycle = ttlAt(index, path, text, offset);
   if (cycle) return { markdown: describeTtlCycle(cycle, contract, link), span: cycle.span };
   return null;

@@ -1,6 +1,6 @@
 // Editor services over Flux substitution (pure; the LSP layer formats them):
 // what a `${NAME}` under the cursor means, where it is defined, and the file
-// as Flux would render it.
+// as Flux would render it, then what the kubelet makes of its containers.
 import { stringify } from 'yaml';
 import { buildersIn, documentRegions, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/substitution/regions';
 import { envsubst } from '../flux/substitution/envsubst/template';
@@ -14,6 +14,7 @@ import type { RepoIndex } from '../pipeline/repo-index';
 import { isYamlPath } from '../base/paths';
 import { LineIndex } from '../yaml/line-index';
 import { parseYamlFile, ParsedDocument } from '../yaml/documents';
+import { kubeletSection } from './kubelet-preview';
 
 export interface VariableInfo {
   name: string;
@@ -28,7 +29,7 @@ export interface VariableInfo {
   lenient: string | null;
 }
 
-function documentAt(documents: ParsedDocument[], offset: number): ParsedDocument | undefined {
+export function documentAt(documents: ParsedDocument[], offset: number): ParsedDocument | undefined {
   return documents.find((parsed) => offset >= parsed.base && offset <= parsed.end);
 }
 
@@ -128,15 +129,16 @@ function failureLine(path: string, text: string, failure: SubstitutionFailure | 
 }
 
 /**
- * The file as Flux would render it: each resource re-serialized (comments gone) and substituted.
- * Where the build fails, the first lines say where (file:line:column of the expression) and why.
+ * The file as Flux would render it: each resource re-serialized (comments gone) and substituted,
+ * followed by the lines of its containers' command, args and env that the kubelet changes. Where
+ * the build fails, the first lines say where (file:line:column of the expression) and why.
  */
 export function renderAsFlux(index: RepoIndex, contract: Contract, path: string, text: string): string {
   const flux = fluxContextOf(index, contract, path);
   if (flux && !isYamlPath(path)) return renderInput(path, text, flux);
   const substituting = flux ? substitutionRoles(buildersIn(flux, ['resource', 'patch']), flux.mode).substituting : [];
   if (substituting.length === 0) {
-    return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
+    return withKubelet(`# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`, text);
   }
   const builder = substituting[0];
   const lookup = shownValue(builder);
@@ -156,17 +158,23 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
       continue;
     }
     if (optsOut(parsed)) {
-      parts.push(`# substitution disabled for this resource\n${serialized}`);
+      parts.push(withKubelet(`# substitution disabled for this resource\n${serialized}`, serialized));
       continue;
     }
     const result = envsubst(serialized, lookup, { strict: flux!.strict });
     if (!result.ok) {
-      const regions = documentRegions(parsed, flux!).filter((region) => region.substituting.includes(builder));
+      const regions = documentRegions(parsed, flux).filter((region) => region.substituting.includes(builder));
       failures.push(failureLine(path, text, firstFailure(regions, lookup, flux!.strict), result.error));
     }
-    parts.push(result.ok ? result.output : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
+    parts.push(result.ok ? withKubelet(result.output, result.output) : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
   }
   return [...failures, parts.join('\n---\n')].join('\n');
+}
+
+/** A rendering followed by what the kubelet then changes in the containers of `yamlText` (nothing when it changes nothing). */
+function withKubelet(rendering: string, yamlText: string): string {
+  const section = kubeletSection(yamlText);
+  return section === '' ? rendering : `${rendering.replace(/\n?$/, '\n')}${section}\n`;
 }
 
 /** A generator input as Flux renders it: its whole text substituted (the first substituting Kustomization's variables). */
@@ -182,7 +190,7 @@ function renderInput(path: string, text: string, flux: FluxFileContext): string 
 }
 
 /** The value a name takes under a Kustomization, as people may see it: a secret's value is masked. */
-function shownValue(builder: Builder): (name: string) => string | undefined {
+export function shownValue(builder: Builder): (name: string) => string | undefined {
   return (name) => {
     const variable = builder.vars?.defined.get(name);
     return variable === undefined ? undefined : variable.secret ? SECRET_MASK : variable.value;

@@ -39,6 +39,8 @@ export interface FileInput {
    * Default: the role is 'resource'.
    */
   resourceRules?: boolean;
+  /** Whether the kubelet's rule (pod-kubelet-dollar) sees text Flux does not substitute: see kubeletRulesApply. Default: resourceRules. */
+  kubeletRules?: boolean;
   /** Whether the file is YAML (parsed into documents); a generator input may be any text. Default true. */
   yaml?: boolean;
   contract: Contract;
@@ -84,15 +86,16 @@ export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]):
   const findings: Finding[] = [];
   const jobs: JobRecord[] = [];
   const resourceRules = input.resourceRules ?? input.role === 'resource';
+  const kubeletRules = input.kubeletRules ?? resourceRules;
   for (const parsed of documents) {
     if (parsed.errors.length > 0) {
       findings.push(syntaxFinding(input.file, lines, parsed));
       continue;
     }
-    if (input.flux)
+    if (input.flux || kubeletRules)
       pushAll(
         findings,
-        documentSubstitutionFindings(parsed, input.flux, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)),
+        documentSubstitutionFindings(parsed, input.flux, kubeletRules, substitutionFinding(input.file, lines), (title, edits, preferred) => fileFix(input.file, lines, title, edits, preferred)),
       );
     if (!resourceRules) continue;
     const documentContext = documentRuleContext(input, lines);

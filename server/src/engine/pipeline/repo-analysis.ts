@@ -12,7 +12,7 @@ import { isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
 import { ruleOfProblem } from '../rules/registry';
 import { makeFinding } from '../rules/finding';
-import { isAudited, resourceRulesApply } from './scope';
+import { isAudited, kubeletRulesApply, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
@@ -39,6 +39,7 @@ export function fileContext(index: RepoIndex, contract: Contract, path: string):
     file: path,
     role: index.roleOf(path),
     resourceRules: resourceRulesApply(contract, index, path),
+    kubeletRules: kubeletRulesApply(contract, index, path),
     // A file only a generator reads is data (any text); an audited YAML file is also parsed.
     yaml: (isYamlPath(path) || isKustomizationFile(path)) && isAudited(contract, path),
     flux: fluxContextOf(index, contract, path),

@@ -68,3 +68,17 @@ export function resourceRulesApply(contract: Contract, index: RepoIndex, path: s
   const graph = index.fluxGraph();
   return graph.worlds.length === 0 || graph.fallback || graph.isApplied(path);
 }
+
+/**
+ * Whether the kubelet's rule sees a file's documents where Flux does not substitute them: what the
+ * resource rules see, and patch files too (their text ends up in a container). Text that Flux
+ * substitutes is checked by the substitution rules, which count the kubelet themselves.
+ */
+export function kubeletRulesApply(contract: Contract, index: RepoIndex, path: string): boolean {
+  const role = index.roleOf(path);
+  if (role === 'resource') return resourceRulesApply(contract, index, path);
+  if (role !== 'patch' || !isAudited(contract, path)) return false;
+  if (contract.includeSpan !== null) return true;
+  const graph = index.fluxGraph();
+  return graph.worlds.length === 0 || graph.fallback || graph.buildersOf(path).length > 0;
+}

@@ -1,11 +1,14 @@
 // Runs the Flux substitution rules over the regions of one file that Flux
 // substitutes (flux/substitution/regions.ts says where they are): every rule
-// over every occurrence, or, where nothing substitutes, only the rule that
-// flags a needless `$$`.
+// over every occurrence, or, where nothing substitutes, only the rules of
+// text no substitution unescapes (a needless `$$`, and a `$$` the kubelet
+// alone turns into `$`).
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { documentRegions, generatorRegions, type FluxFileContext, type SubstitutedRegion } from '../flux/substitution/regions';
 import { NOT_SUBSTITUTED_CHECKS, SUBSTITUTED_CHECKS } from '../rules/registry';
 import type { SubstitutionContext } from '../rules/rule';
+import { deliverTraced, layersOf, type TracedText } from '../flux/substitution/layers';
+import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { ParsedDocument } from '../yaml/documents';
 import type { OffsetEdit } from '../yaml/edit';
 
@@ -13,21 +16,33 @@ type MakeFinding = (meta: RuleMeta, span: [number, number], message: string, fix
 
 type MakeFix = (title: string, edits: OffsetEdit[], preferred?: boolean) => Fix;
 
-/** Findings in one YAML document. */
-export function documentSubstitutionFindings(parsed: ParsedDocument, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return documentRegions(parsed, flux).flatMap((region) => runRules(region, flux, parsed.source, finding, fix));
+/** Findings in one YAML document; `kubelet`: also where Flux does not substitute it (the kubelet's rule). */
+export function documentSubstitutionFindings(parsed: ParsedDocument, flux: FluxFileContext | undefined, kubelet: boolean, finding: MakeFinding, fix: MakeFix): Finding[] {
+  return documentRegions(parsed, flux, kubelet).flatMap((region) => runRules(region, flux?.strict ?? false, parsed.source, finding, fix));
 }
 
 /** Findings in the bytes of a file that a configMapGenerator reads. */
 export function generatorSubstitutionFindings(text: string, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux, text, finding, fix));
+  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux.strict, text, finding, fix));
 }
 
-function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
+function runRules(region: SubstitutedRegion, strict: boolean, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
   const { occurrences } = region;
-  const checks = region.substituting.length > 0 ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
+  const substituted = region.substituting.length > 0;
+  const checks = substituted ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
   const findings: Finding[] = [];
-  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, strict: flux.strict, occurrences, index: 0, text, finding, fix };
+  const context: SubstitutionContext = {
+    substituting: region.substituting,
+    plain: region.plain,
+    strict,
+    occurrences,
+    index: 0,
+    text,
+    finding,
+    fix,
+    layersOf: (occurrence) => layersOf(occurrence, substituted),
+    delivered: lastDelivery(substituted),
+  };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
     for (const check of checks) findings.push(...check(occurrence, context));
@@ -39,4 +54,15 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string
     const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
     return { ...found, fixes: [...own, ...extra] };
   });
+}
+
+/** What a scalar delivers, computed once for all the occurrences of the scalar (they come one after another). */
+function lastDelivery(substituted: boolean): (occurrence: SourceOccurrence) => TracedText {
+  let last: { value: string; kubelet: SourceOccurrence['kubelet']; traced: TracedText } | null = null;
+  return (occurrence) => {
+    if (last === null || last.value !== occurrence.value || last.kubelet !== occurrence.kubelet) {
+      last = { value: occurrence.value, kubelet: occurrence.kubelet, traced: deliverTraced(occurrence.value, layersOf(occurrence, substituted)) };
+    }
+    return last.traced;
+  };
 }

@@ -1,6 +1,8 @@
 /**
  * flux-substitution-bare-dollar (off by default): a lone `$` (not `$$`, not `${`) in substituted
- * text a shell runs, for teams whose convention is to write every shell `$` as `$$`.
+ * text a shell runs, for teams whose convention is to write every shell `$` as `$$`. A `$(NAME)`
+ * that names one of the container's variables is the kubelet's, not the shell's: the kubelet
+ * replaces it before the shell runs, and it is not reported.
  *
  * Why it matters: Flux passes it through unchanged today, but the same `$` followed by `{` one
  * day becomes a substitution; the convention keeps shell text and Flux text apart.
@@ -10,15 +12,24 @@
  *
  * Fix: write `$$`.
  */
+import { variableNamed } from '../k8s/container-env';
+import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { Rule } from './rule';
 
 export const fluxSubstitutionBareDollar: Rule = {
   meta: { id: 'flux-substitution-bare-dollar', defaultSeverity: 'off', summary: 'A lone $ in substituted text (for teams that write every shell $ as $$).' },
   check: {
     substituted(occurrence, context) {
-      if (occurrence.occurrence.kind !== 'bare-dollar' || !occurrence.shell) return [];
+      if (occurrence.occurrence.kind !== 'bare-dollar' || !occurrence.shell || kubeletReference(occurrence)) return [];
       const message = 'A lone $ in text Flux substitutes: the team convention is to write every shell $ as $$.';
       return [context.finding(fluxSubstitutionBareDollar.meta, occurrence.span, message, [context.fix('Write $$', [{ start: occurrence.span[0], end: occurrence.span[0], newText: '$' }], true)])];
     },
   },
 };
+
+/** Whether the `$` starts a `$(NAME)` that the kubelet replaces with one of the container's variables. */
+function kubeletReference({ kubelet, value, valueEnd }: SourceOccurrence): boolean {
+  if (!kubelet || value[valueEnd] !== '(') return false;
+  const close = value.indexOf(')', valueEnd);
+  return close !== -1 && variableNamed(kubelet, value.slice(valueEnd + 1, close)) !== undefined;
+}

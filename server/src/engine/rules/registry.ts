@@ -32,6 +32,7 @@ import { fluxVariablesUnknown } from './flux-variables-unknown';
 import { jobArgoTemplate } from './job-argo-template';
 import { jobImmutableTemplate } from './job-immutable-template';
 import { kustomizeReference } from './kustomize-reference';
+import { podKubeletDollar } from './pod-kubelet-dollar';
 import { podServiceAccountUndeclared } from './pod-service-account-undeclared';
 import { podTmpHandoff } from './pod-tmp-handoff';
 import { ttlConvergenceNote } from './ttl-convergence-note';
@@ -58,13 +59,14 @@ export const RULES: readonly Rule[] = [
   jobArgoTemplate,
   ttlShorterThanInterval,
   jobImmutableTemplate,
-  // Each occurrence of `$` in text Flux builds (and the model's invalid variable names).
+  // Each occurrence of `$` in text Flux builds (and the model's invalid variable names), or a container's text the kubelet alone expands.
   fluxSubstitutionSyntax,
   fluxSubstitutionUndefined,
   fluxSubstitutionDefault,
   fluxSubstitutionPid,
   fluxSubstitutionBareDollar,
   fluxSubstitutionNeedlessEscape,
+  podKubeletDollar,
   // The Flux model's problems.
   kustomizeReference,
   fluxVariablesUnknown,

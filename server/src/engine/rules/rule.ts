@@ -11,6 +11,7 @@ import type { JobCoverage } from '../contract/coverage';
 import type { Builder } from '../flux/model/world';
 import type { GraphProblem, GraphProblemKind } from '../flux/model/build';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
+import type { Layers, TracedText } from '../flux/substitution/layers';
 import type { JobFacts } from '../k8s/jobs';
 import type { ParsedDocument } from '../yaml/documents';
 import type { LineIndex } from '../yaml/line-index';
@@ -86,6 +87,10 @@ export interface SubstitutionContext {
   index: number;
   /** The whole file's text (occurrence spans are offsets into it). */
   text: string;
+  /** The layers the occurrence's text passes (Flux's `$$` arithmetic when the region is substituted, the kubelet in a container). */
+  layersOf(occurrence: SourceOccurrence): Layers;
+  /** What the consumer receives of the occurrence's scalar through those layers, traced to the written text. */
+  delivered(occurrence: SourceOccurrence): TracedText;
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
 }

@@ -56,14 +56,24 @@ export interface SubstitutedRegion {
   fixes?: Fix[];
 }
 
-/** The regions of one YAML document: a resource or patch whole, a kustomization file's inline text. */
-export function documentRegions(parsed: ParsedDocument, flux: FluxFileContext): SubstitutedRegion[] {
+/**
+ * The regions of one YAML document: a resource or patch whole, a kustomization file's inline text.
+ * With `kubelet`, a document Flux does not substitute (nothing builds it with postBuild, or it opts
+ * out) is a region too, without Kustomizations: the kubelet still turns its containers' `$$` into `$`.
+ */
+export function documentRegions(parsed: ParsedDocument, flux: FluxFileContext | undefined, kubelet = false): SubstitutedRegion[] {
   const regions: SubstitutedRegion[] = [];
-  if (!parsed.source.slice(parsed.base, parsed.end).includes('$') || optsOut(parsed)) return regions;
-  const resource = substitutionRoles(buildersIn(flux, ['resource', 'patch']), flux.mode);
-  if (resource.substituting.length > 0 || resource.plain.length > 0) regions.push({ occurrences: documentOccurrences(parsed), ...resource });
-  const inline = substitutionRoles(buildersIn(flux, ['inline']), flux.mode === 'always' ? 'auto' : flux.mode);
-  if (inline.substituting.length > 0) regions.push({ occurrences: inlineOccurrences(parsed), substituting: inline.substituting, plain: [] });
+  const text = parsed.source.slice(parsed.base, parsed.end);
+  if (!text.includes('$')) return regions;
+  let whole = false;
+  if (flux && !optsOut(parsed)) {
+    const resource = substitutionRoles(buildersIn(flux, ['resource', 'patch']), flux.mode);
+    whole = resource.substituting.length > 0 || resource.plain.length > 0;
+    if (whole) regions.push({ occurrences: documentOccurrences(parsed), ...resource });
+    const inline = substitutionRoles(buildersIn(flux, ['inline']), flux.mode === 'always' ? 'auto' : flux.mode);
+    if (inline.substituting.length > 0) regions.push({ occurrences: inlineOccurrences(parsed), substituting: inline.substituting, plain: [] });
+  }
+  if (kubelet && !whole && text.includes('$$')) regions.push({ occurrences: documentOccurrences(parsed), substituting: [], plain: [] });
   return regions;
 }
 

@@ -6,6 +6,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, ParsedDocument } from '../../yaml/documents';
 import { scanSubstitutions } from './envsubst/occurrences';
 import { ExpressionOccurrence, Occurrence } from './envsubst/node';
+import { CONTAINER_LISTS, containerMaps, ContainerVariables, KubeletText, markContainer, markPatchOperation, patchOperationTarget } from '../../k8s/container-env';
 
 export interface SourceOccurrence {
   occurrence: Occurrence;
@@ -17,7 +18,12 @@ export interface SourceOccurrence {
   valueEnd: number;
   /** Whether a shell runs this text (container command/args, a `#!` script). */
   shell: boolean;
+  /** The container's variables when the kubelet expands this text (a container's command, args or env value), else null. */
+  kubelet: ContainerVariables | null;
 }
+
+/** Visits one string scalar: its value, its [start, end) in the file, whether a shell runs it, its node, and the kubelet's variables when it expands it. */
+export type ScalarVisitor = (value: string, start: number, end: number, shell: boolean, node: unknown, kubelet: ContainerVariables | null) => void;
 
 /** `-c`, `-ec`, `-xc`, `-euc`: the shell flag after which the next argument is a script. */
 const SHELL_FLAG = /^-[a-z]*c[a-z]*$/;
@@ -28,43 +34,70 @@ function isShellFlag(node: unknown): boolean {
   return isScalar(node) && typeof node.value === 'string' && SHELL_FLAG.test(node.value);
 }
 
+/** Where a map sits, for app-template's values: `controllers` holds controllers, whose `containers` map holds containers by name. */
+const ANYWHERE = 0;
+const CONTROLLERS = 1;
+const CONTROLLER = 2;
+
+interface Frame {
+  node: unknown;
+  shell: boolean;
+  /** Set below a node the kubelet expands. */
+  kubelet: ContainerVariables | null;
+  place: number;
+}
+
 /**
  * Calls `visit` for every string scalar (keys included) of a document, in
  * document order; `shell` tells whether a shell runs the text: a script after
  * `-c` in a container's `command` or `args` (or all of `args` when the
  * command ends in `sh -c`), or a script that starts with `#!`. Exec-form
  * arguments (`--dbnum=${N:=1}`) are not shell: nothing but Flux expands them.
+ * `kubelet` is set on the text of a container's command, args and env values
+ * (container-env.ts says which), found in the same walk.
  */
-export function forEachStringScalar(parsed: ParsedDocument, visit: (value: string, start: number, end: number, shell: boolean, node: unknown) => void): void {
-  const stack: Array<{ node: unknown; shell: boolean }> = [{ node: parsed.doc.contents, shell: false }];
+export function forEachStringScalar(parsed: ParsedDocument, visit: ScalarVisitor): void {
+  const stack: Frame[] = [{ node: parsed.doc.contents, shell: false, kubelet: null, place: ANYWHERE }];
+  let expanded: KubeletText | null = null;
   while (stack.length > 0) {
-    const { node, shell } = stack.pop()!;
+    const frame = stack.pop()!;
+    const { node, shell } = frame;
+    const kubelet = frame.kubelet ?? expanded?.get(node) ?? null;
     if (isMap(node)) {
       const command = node.items.find((pair) => isScalar(pair.key) && pair.key.value === 'command')?.value;
       const commandEndsInFlag = isSeq(command) && command.items.length > 0 && isShellFlag(command.items[command.items.length - 1]);
+      const childPlace = frame.place === CONTROLLERS ? CONTROLLER : ANYWHERE;
+      // A JSON 6902 operation whose value lands in a container (its `value` list is a command or args when the path says so).
+      const patchTarget = patchOperationTarget(node);
+      if (patchTarget !== null) markPatchOperation(node, patchTarget, (expanded ??= new Map<unknown, ContainerVariables>()));
       for (let i = node.items.length - 1; i >= 0; i--) {
         const pair = node.items[i];
         const key = isScalar(pair.key) ? pair.key.value : null;
-        if ((key === 'command' || key === 'args') && isSeq(pair.value)) {
+        if (typeof key === 'string' && CONTAINER_LISTS.has(key)) {
+          for (const container of containerMaps(key, pair.value, frame.place === CONTROLLER)) markContainer(container, (expanded ??= new Map<unknown, ContainerVariables>()));
+        }
+        if ((key === 'command' || key === 'args' || (key === 'value' && patchTarget === 'argv')) && isSeq(pair.value)) {
           const items = pair.value.items;
           const flag = items.findIndex(isShellFlag);
+          const listKubelet = kubelet ?? expanded?.get(pair.value) ?? null;
           for (let j = items.length - 1; j >= 0; j--) {
             const script = shell || (flag !== -1 && j > flag) || (key === 'args' && commandEndsInFlag);
-            stack.push({ node: items[j], shell: script });
+            stack.push({ node: items[j], shell: script, kubelet: listKubelet, place: ANYWHERE });
           }
-          stack.push({ node: pair.key, shell });
+          stack.push({ node: pair.key, shell, kubelet: null, place: ANYWHERE });
         } else {
           // `run.sh: |` in a ConfigMap is a script whatever its first line.
           const script = shell || (typeof key === 'string' && SCRIPT_FILE.test(key));
-          stack.push({ node: pair.value, shell: script }, { node: pair.key, shell });
+          const place = key === 'controllers' && isMap(pair.value) ? CONTROLLERS : childPlace;
+          stack.push({ node: pair.value, shell: script, kubelet, place }, { node: pair.key, shell, kubelet: null, place: ANYWHERE });
         }
       }
     } else if (isSeq(node)) {
-      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell });
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell, kubelet, place: ANYWHERE });
     } else if (isPair(node)) {
-      stack.push({ node: node.value, shell }, { node: node.key, shell });
+      stack.push({ node: node.value, shell, kubelet, place: ANYWHERE }, { node: node.key, shell, kubelet: null, place: ANYWHERE });
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
-      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node);
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node, kubelet);
     }
   }
 }
@@ -72,11 +105,11 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: (value: strin
 /** Every substitution occurrence in a document's scalars (or only in `only`), in source order. */
 export function documentOccurrences(parsed: ParsedDocument, only?: ReadonlySet<unknown>): SourceOccurrence[] {
   const found: SourceOccurrence[] = [];
-  forEachStringScalar(parsed, (value, start, end, shell, node) => {
+  forEachStringScalar(parsed, (value, start, end, shell, node, kubelet) => {
     if (!value.includes('$') || (only && !only.has(node))) return;
     const map = offsetMap(parsed.source, start, end, value);
     for (const occurrence of scanSubstitutions(value)) {
-      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell });
+      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell, kubelet });
     }
   });
   return found.sort((a, b) => a.span[0] - b.span[0]);
@@ -92,6 +125,7 @@ export function rawOccurrences(value: string, offset: number, shell: boolean): S
     valueStart: occurrence.start,
     valueEnd: occurrence.end,
     shell,
+    kubelet: null, // a generator's bytes become ConfigMap data: the kubelet never expands them
   }));
 }
 
