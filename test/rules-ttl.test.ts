@@ -1434,5 +1434,6 @@ test('ttl-unexpected-value names who requires the value: the contract file, the 
   const none = message({});
   assert.match(none, /but the required value is 86400 \(the default: no contract file sets ttl\.required\) and/);
   assert.doesNotMatch(none, /the contract requires/);
+  assert.equal(message({ settings: { requiredTtl: 86400 } }), none, "the editor's setting at its default is the default (editor = audit)");
   assert.doesNotMatch(message({ contract: lines('jobs:', '  include: ["**/*.yaml"]') }), /the contract requires/, 'a contract file that does not set ttl.required');
 });

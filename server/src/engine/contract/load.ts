@@ -49,7 +49,8 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     include: [...DEFAULT_INCLUDE],
     exclude: [],
     requiredTtl: settings.requiredTtl ?? DEFAULT_REQUIRED_TTL,
-    requiredTtlFrom: settings.requiredTtl === undefined ? 'default' : 'setting',
+    // The editor always sends its setting, whose default is the default: only another value is the setting's.
+    requiredTtlFrom: settings.requiredTtl === undefined || settings.requiredTtl === DEFAULT_REQUIRED_TTL ? 'default' : 'setting',
     convergenceNote: DEFAULT_CONVERGENCE_NOTE,
     noFinishTimeout: [],
     otherFinishTimeout: [],
