@@ -4,13 +4,16 @@
 // Each case also says whether npm yaml alone (YAML 1.2) disagrees: those are the negative control,
 // run with the go-yaml reading switched off, which must fail where the case says it differs.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
 import type { YamlReading } from '../server/src/engine/yaml/go-yaml';
 import { findPair, getNode, isGoYamlOnly, keyText, nodeSource, parseYamlFile, YamlProblem } from '../server/src/engine/yaml/documents';
 import { canonicalDocuments } from './go-yaml-oracle/canonical';
 import { kustomization } from './helpers/flux-fixtures';
+import { fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { auditFiles, brief } from './helpers/memory-fs';
 import { lines } from './helpers/table';
+import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 interface Case {
   name: string;
@@ -162,4 +165,31 @@ describe('YAML as go-yaml reads it', () => {
     assert.deepEqual(await findings('*app'), ['flux-substitution-undefined apps/blog/helmrelease.yaml:12:21']);
     assert.deepEqual(await findings('*app'), await findings('blog'));
   });
+
+  test('the editor, with default settings, shows what only go-yaml refuses (no YAML extension does), in a document no rule looks at, and not what npm yaml refuses too', async () => {
+    const repo = tempRepo('fjg-go-yaml-', {});
+    const uri = fileUri(join(repo, 'apps/settings.yaml'));
+    const text = lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  pattern: "a\\/b"');
+    const client = new TestLspClient();
+    try {
+      await client.initialize(repo);
+      client.open(uri, text);
+      const [diagnostic] = await client.waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'yaml-syntax'), 30_000);
+      assert.deepEqual(
+        [diagnostic.range.start, diagnostic.range.end],
+        [
+          { line: 5, character: 13 },
+          { line: 5, character: 15 },
+        ],
+      );
+      assert.match(messageText(diagnostic), /found unknown escape character/);
+      // negative control: an error npm yaml reports itself is left to the YAML extension
+      client.change(uri, text.replace('"a\\/b"', '[a, b'));
+      assert.deepEqual(await client.waitForDiagnostics(uri, (d) => d.length === 0, 30_000), []);
+    } finally {
+      await client.shutdown();
+    }
+  });
 });
+
+after(removeTempRepos);

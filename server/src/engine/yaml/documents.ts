@@ -163,11 +163,6 @@ export function mayAlias(text: string): boolean {
 /** The words of go-yaml's error, which the message quotes. */
 export const EXCESSIVE_ALIASING = 'document contains excessive aliasing';
 
-/** Whether a yaml-syntax message is the excessive-aliasing one (YAML extensions do not report it). */
-export function isExcessiveAliasing(message: string): boolean {
-  return message.includes(EXCESSIVE_ALIASING);
-}
-
 /** Whether a yaml-syntax message says what go-yaml refuses and the `yaml` package reads (excessive aliasing, `\/`...): YAML extensions do not report those. */
 export function isGoYamlOnly(message: string): boolean {
   return message.includes(GO_YAML_STOPS);

@@ -31,7 +31,19 @@ export const GO_YAML_STOPS = "kustomize's YAML decoder (go-yaml) stops";
 
 /** A message saying where go-yaml stops and why; `error` is go-yaml's own text, where it says the same in every context. */
 export function goYamlStops(why: string, error?: string): string {
-  return `${why}: ${GO_YAML_STOPS}${error ? ` with "${error}"` : ''} here, so Flux fails to build this file`;
+  return `${why}: ${GO_YAML_STOPS}${error ? ` with "${error}"` : ''} here`;
+}
+
+/** An anchor or alias where YAML reads one: after indentation or `- `, or after `:`, `,`, `[`, `{`, `?` (loose: prose in a block scalar can look like one). */
+const MAY_NAME = /(?:^[ \t]*(?:-[ \t]+)*|[:,[{?][ \t]*)[*&][^\s,[\]{}*&]/m;
+
+/**
+ * Whether a text may hold something go-yaml refuses and npm yaml reads (an escape, a directive or
+ * `...`, an anchor or alias): a cheap test on the text, so that the editor parses such a document
+ * even where no rule can fire in it. Loose where it must be.
+ */
+export function goYamlMayRefuse(text: string): boolean {
+  return MAY_ESCAPE_BADLY.test(text) || /^(?:%|\.\.\.)/m.test(text) || MAY_NAME.test(text);
 }
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
