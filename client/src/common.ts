@@ -8,6 +8,7 @@ import { AuditResponse, CreateContractResult, InitializationOptions, Notificatio
 import { showJobCycle } from './job-cycle';
 import { PREVIEW_SCHEME, SubstitutionPreview } from './preview';
 import { registerRuleDocs, ruleDocLinks, showRuleDocs } from './rule-docs';
+import { restartPolicy } from './restart-policy';
 import { StatusItem, StatusSnapshot } from './status';
 
 export const OUTPUT_NAME = 'Flux Job Guard';
@@ -56,6 +57,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     // The server reads git (job-immutable-template) only in a trusted workspace; diagnostics link
     // to the bundled rule docs.
     initializationOptions,
+    errorHandler: restartPolicy(OUTPUT_NAME),
   };
   let client: BaseLanguageClient;
   const startClient = async () => {

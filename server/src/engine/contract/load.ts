@@ -48,6 +48,7 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     include: [...DEFAULT_INCLUDE],
     exclude: [],
     requiredTtl: settings.requiredTtl ?? DEFAULT_REQUIRED_TTL,
+    requiredTtlFrom: settings.requiredTtl === undefined ? 'default' : 'setting',
     convergenceNote: DEFAULT_CONVERGENCE_NOTE,
     noFinishTimeout: [],
     otherFinishTimeout: [],
@@ -134,7 +135,10 @@ class ContractReader {
     if (!ttl) return;
     this.checkKeys(ttl, 'ttl');
     const required = this.integer(findPair(ttl, 'required'), 'ttl.required');
-    if (required !== null) this.contract.requiredTtl = required;
+    if (required !== null) {
+      this.contract.requiredTtl = required;
+      this.contract.requiredTtlFrom = 'contract';
+    }
     const note = this.string(findPair(ttl, 'convergenceNote'), 'ttl.convergenceNote');
     if (note !== null) {
       if (note.trim() === '') this.report(contractInvalid.meta, this.spanOf(findPair(ttl, 'convergenceNote')!.value)!, '`ttl.convergenceNote` must not be empty.');
