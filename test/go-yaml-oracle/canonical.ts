@@ -20,6 +20,12 @@ function canonical(doc: Document, node: unknown, budget: { nodes: number }): unk
   if (isAlias(node)) return canonical(doc, node.resolve(doc), budget);
   if (isMap(node)) return { m: node.items.map((pair) => [canonical(doc, pair.key, budget), canonical(doc, pair.value, budget)]) };
   if (isSeq(node)) return { s: node.items.map((item) => canonical(doc, item, budget)) };
-  if (isScalar(node)) return String(node.source ?? node.value ?? '');
+  if (isScalar(node)) return scalarText(node.source ?? node.value);
   return '?';
+}
+
+/** A scalar's text: its source, else its value (a string, number, boolean or null once composed). */
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : JSON.stringify(value);
 }
