@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { YamlReading } from '../server/src/engine/yaml/go-yaml';
 import { findPair, getNode, isGoYamlOnly, keyText, nodeSource, parseYamlFile, YamlProblem } from '../server/src/engine/yaml/documents';
 import { canonicalDocuments } from './go-yaml-oracle/canonical';
-import { kustomization } from './helpers/flux-fixtures';
+import { appTemplateRelease, kustomization } from './helpers/flux-fixtures';
 import { fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { auditFiles, brief } from './helpers/memory-fs';
 import { lines } from './helpers/table';
@@ -139,26 +139,11 @@ describe('YAML as go-yaml reads it', () => {
   });
 
   test('a HelmRelease with `*app:` keys is checked as its anchor spells them: the same findings as with the name written out', async () => {
-    const helmRelease = (key: string) =>
-      lines(
-        'apiVersion: helm.toolkit.fluxcd.io/v2',
-        'kind: HelmRelease',
-        'metadata:',
-        '  name: &app blog',
-        'spec:',
-        '  values:',
-        '    controllers:',
-        `      ${key}:`,
-        '        containers:',
-        '          app:',
-        '            env:',
-        '              SITE: ${SITE_NAME}',
-      );
     const findings = async (key: string) => {
       const result = await auditFiles({
         '.flux-job-guard.yaml': 'flux:\n  roots: [flux]\n',
         'flux/apps.yaml': kustomization('apps', './apps', '  postBuild:\n    substitute:\n      CLUSTER: home\n'),
-        'apps/blog/helmrelease.yaml': helmRelease(key),
+        'apps/blog/helmrelease.yaml': appTemplateRelease(key),
       });
       return result.findings.filter((f) => f.rule !== 'contract-no-jobs').map(brief);
     };

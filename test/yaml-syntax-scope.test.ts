@@ -6,12 +6,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { gotkSync, kustomization } from './helpers/flux-fixtures';
+import { appTemplateRelease, gotkSync, kustomization } from './helpers/flux-fixtures';
 import { audit } from '../server/src/engine/pipeline/audit';
 import type { ReadResult } from '../server/src/engine/base/repo-fs';
 import { auditFiles, brief, memoryFs } from './helpers/memory-fs';
 import { fileUri, messageText, TestLspClient } from './helpers/lsp-client';
-import { lines } from './helpers/table';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 /** Broken for go-yaml and for YAML 1.2 alike: a flow sequence that never closes (a Go template's `{{ range }}` often leaves one). */
@@ -136,20 +135,7 @@ describe('yaml-syntax where it matters', () => {
 });
 
 /** A HelmRelease whose app-template controllers key is an alias (`*app:`, valid to go-yaml), with a variable nothing defines. */
-const HELM_RELEASE = lines(
-  'apiVersion: helm.toolkit.fluxcd.io/v2',
-  'kind: HelmRelease',
-  'metadata:',
-  '  name: &app blog',
-  'spec:',
-  '  values:',
-  '    controllers:',
-  '      *app:',
-  '        containers:',
-  '          app:',
-  '            env:',
-  '              SITE: ${SITE_NAME}',
-);
+const HELM_RELEASE = appTemplateRelease('*app');
 
 describe('yaml-syntax where it matters, in the editor (default settings: plain YAML errors are left to YAML extensions)', () => {
   after(removeTempRepos);
