@@ -108,11 +108,21 @@ suite(`What the repository cannot show (${runtime} extension host)`, function ()
     }, 'the declare fix to be offered with both names (the editor knows what the audit knows)').catch(() => undefined);
     assert.ok(declare?.edit, `the preferred declare fix among: ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(await vscode.workspace.applyEdit(declare.edit));
+    // as the workbench does after a quick fix's edit: its command opens the contract at the reason to write
+    assert.strictEqual(declare.command?.command, 'fluxJobGuard.revealReason');
+    await vscode.commands.executeCommand(declare.command.command, ...((declare.command.arguments ?? []) as unknown[]));
+    const shown = await waitUntil(
+      () => vscode.window.activeTextEditor?.document.uri.toString() === fixture(FILES.contract).toString() && vscode.window.activeTextEditor,
+      'the contract in the active editor',
+    );
+    assert.strictEqual(shown.document.getText(shown.selection), 'TODO say where this comes from', 'the placeholder reason selected');
     const contract = vscode.workspace.textDocuments.find((d) => d.uri.toString() === fixture(FILES.contract).toString());
     assert.ok(contract, 'the fix edited the contract file');
     assert.match(contract.getText(), /names: \[DB_HOST, DB_PASSWORD\]/);
     assert.match(contract.getText(), /noFinishTimeout:\n {4}- file: apps\/seed\/seed-job\.yaml/, 'the rest of the contract kept as it was');
-    assert.ok(await contract.save(), 'the contract saved');
+    await contract.save();
+    assert.ok(!contract.isDirty, 'the contract saved');
+    assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(contract.uri)), /names: \[DB_HOST, DB_PASSWORD\]/, 'the declaration is in the saved file');
 
     await waitForDiagnostics(secret(), lacks('flux-variables-unknown'), 'the info to go once the source is declared');
     const after = await audit();

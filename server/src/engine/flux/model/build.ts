@@ -27,6 +27,8 @@ export interface BuiltFile {
   role: EntryRole;
   /** The kustomize-level patches (of the kustomization files on the way) that reach it. */
   patches: KustomizationPatch[];
+  /** The namespace kustomize gives its resources (the outermost `namespace:` on the way), null when none sets one. */
+  namespace?: string | null;
   /** For a generator input: which generator reads it, and how. */
   generator?: { config: KustomizeConfig; generator: Generator; input: GeneratorInput };
 }
@@ -34,10 +36,11 @@ export interface BuiltFile {
 /**
  * What the model found wrong, by kind: a reference Flux cannot follow (a path that does not
  * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
- * assume, an outside source whose names the repository cannot show (once per source). The rules
- * say which rule reports each kind (rules/registry.ts).
+ * assume, an outside source whose names the repository cannot show (once per source); and from the
+ * dependsOn gate (gate.ts), an entry that names nothing Ready-able of its world, one that names
+ * another kind, a cycle. The rules say which rule reports each kind (rules/registry.ts).
  */
-export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source';
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source' | 'depends-on-missing' | 'depends-on-kind' | 'depends-on-cycle';
 
 export interface GraphProblem {
   kind: GraphProblemKind;
@@ -49,6 +52,8 @@ export interface GraphProblem {
   related?: RelatedLocation[];
   /** outside-source: the source to declare, with every name the repository uses from it. */
   declare?: SourceToDeclare;
+  /** A fix that replaces the text at `span` of the problem's file (a dependsOn name by the one meant). */
+  replace?: { title: string; span: [number, number]; newText: string };
 }
 
 /** An outside source as the contract's `from` item names it, with the names a declaration lists. */
@@ -62,6 +67,8 @@ export interface SourceToDeclare {
 export interface Build {
   files: Map<string, BuiltFile[]>;
   problems: GraphProblem[];
+  /** Why the Kustomization fails to build at all (its spec.path is no folder of the artifact), null when it builds. */
+  fails: string | null;
 }
 
 /** What the build reads of the repository: its folders, files and kustomization files. */
@@ -83,6 +90,7 @@ const dirsHeld = new WeakMap<ArtifactIndex, Map<string, boolean>>();
 class Builder {
   private readonly files = new Map<string, BuiltFile[]>();
   private readonly problems: GraphProblem[] = [];
+  private fails: string | null = null;
 
   constructor(
     private readonly kustomization: FluxKustomization,
@@ -97,7 +105,7 @@ class Builder {
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
       const dir = path.path === null ? null : inRepository(this.artifact.artifact, path.path);
-      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], []);
+      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], [], null);
       return this.result();
     }
     if (path.path === null || (k.template && /<</.test(k.pathAsWritten))) return this.result(); // unknown until the template is filled in
@@ -107,22 +115,27 @@ class Builder {
     if (path.climbs) {
       const what = exists ? `Flux clamps it to the root of ${source} and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
       report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" points outside ${source} (above its root); ${what}.`);
-      if (!exists) return this.result();
+      if (!exists) return this.failed(`its spec.path "./${path.path}" does not exist in ${source}`);
     } else if (!exists) {
       report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
-      return this.result();
+      return this.failed(`its spec.path ${JSON.stringify(k.pathAsWritten)} does not exist in ${source}`);
     }
-    this.folder(dir, [], []);
+    this.folder(dir, [], [], null);
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
-      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
+      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], [], null);
       else report(component.span, `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`);
     }
     return this.result();
   }
 
   private result(): Build {
-    return { files: this.files, problems: this.problems };
+    return { files: this.files, problems: this.problems, fails: this.fails };
+  }
+
+  private failed(why: string): Build {
+    this.fails = why;
+    return this.result();
   }
 
   private add(file: string, entry: BuiltFile): void {
@@ -153,16 +166,18 @@ class Builder {
     return exclusion && exclusion !== 'outside' ? ` (the source artifact leaves it out: ${exclusion.origin})` : '';
   }
 
-  private folder(dir: string, stack: string[], patches: KustomizationPatch[]): void {
+  private folder(dir: string, stack: string[], patches: KustomizationPatch[], namespace: string | null): void {
     const config = this.layout.configIn(dir);
-    if (config && this.artifact.holds(config.file)) return this.kustomize(config, stack, patches);
+    if (config && this.artifact.holds(config.file)) return this.kustomize(config, stack, patches, namespace);
     // No kustomization file: Flux generates one over every YAML file below the folder.
-    for (const file of this.layout.filesIn(dir)) if (isYamlPath(file) && this.artifact.holds(file)) this.add(file, { role: 'resource', patches });
-    for (const sub of this.layout.subdirs(dir)) this.folder(sub, stack, patches);
+    for (const file of this.layout.filesIn(dir)) if (isYamlPath(file) && this.artifact.holds(file)) this.add(file, { role: 'resource', patches, namespace });
+    for (const sub of this.layout.subdirs(dir)) this.folder(sub, stack, patches, namespace);
   }
 
-  private kustomize(config: KustomizeConfig, stack: string[], inherited: KustomizationPatch[]): void {
+  /** `outer`: the namespace a kustomization that includes this one sets (the outermost wins: its transformer runs last). */
+  private kustomize(config: KustomizeConfig, stack: string[], inherited: KustomizationPatch[], outer: string | null): void {
     const next = [...stack, config.file];
+    const namespace = outer ?? config.namespace;
     // A kustomization's patches (and those of the components it includes) apply to everything it accumulates.
     const components = config.components.map((ref) => (ref.path === null ? undefined : this.layout.configIn(ref.path))).filter((c): c is KustomizeConfig => !!c);
     const patches = [...inherited, ...config.kustomizationPatches, ...components.flatMap((c) => c.kustomizationPatches)];
@@ -172,11 +187,11 @@ class Builder {
     const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
-      else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });
+      else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches, namespace });
       else if (this.hasDir(ref.path)) {
         const sub = this.layout.configIn(ref.path);
         if (sub && next.includes(sub.file)) report(ref.span, `kustomize references form a cycle: ${[...next, sub.file].join(' → ')}.`);
-        else if (sub && this.artifact.holds(sub.file)) this.kustomize(sub, next, patches);
+        else if (sub && this.artifact.holds(sub.file)) this.kustomize(sub, next, patches, namespace);
         else report(ref.span, `${JSON.stringify(ref.written)} is a folder without a kustomization.yaml${sub ? this.excludedNote(sub.file) : ''}: kustomize cannot build it.`);
       } else report(ref.span, `${JSON.stringify(ref.written)} does not exist in the repository${this.excludedNote(ref.path)}: kustomize fails to build this folder.`);
     }

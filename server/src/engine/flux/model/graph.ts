@@ -20,6 +20,7 @@ import type { FluxConfig } from './roots';
 import { Sources } from './sources';
 import { Walk } from './walk';
 import type { BuildEntry, Builder, World } from './world';
+import type { NeverBuilds } from './gate';
 
 export interface GraphInput {
   files: ReadonlySet<string>;
@@ -40,6 +41,7 @@ export class FluxGraph {
   fallback = false;
   private readonly entries = new Map<string, BuildEntry[]>();
   private readonly live: Builder[] = [];
+  private readonly blocked = new Map<Builder, NeverBuilds>();
   private readonly layout: Layout;
   private readonly variablesByName = new Map<string, Array<VariableSource & { generated?: KustomizeConfig }>>();
   private readonly byFile = new Map<string, FluxKustomization[]>();
@@ -78,6 +80,8 @@ export class FluxGraph {
       worlds: this.worlds,
       entries: this.entries,
       live: this.live,
+      blocked: this.blocked,
+      declaredNames: new Set(this.kustomizations.map((k) => k.name)),
     };
     const roots = new RootChoice(model);
     const chosen = roots.choose();
@@ -119,6 +123,11 @@ export class FluxGraph {
   /** Every live Kustomization, once per world. */
   liveBuilders(): Builder[] {
     return this.live;
+  }
+
+  /** Kustomizations a world applies that never build there (the dependsOn gate), with why. */
+  neverBuilds(): ReadonlyMap<Builder, NeverBuilds> {
+    return this.blocked;
   }
 
   private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {

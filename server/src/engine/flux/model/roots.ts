@@ -75,6 +75,8 @@ export function syntheticKustomization(name: string, namespace: string | null, f
     sourceKind,
     sourceName,
     sourceNamespace: namespace,
+    dependsOn: [],
+    addPostBuild: null,
   };
 }
 
