@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { JsonReport } from '../server/src/cli/formats';
+import { gotkSync, kustomization } from './helpers/flux-fixtures';
 import { CLI, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
@@ -97,5 +98,21 @@ test('hidden templates, a workflow under substitution: always, a generator input
     audit.some((k) => k.startsWith('apps/job.yaml ttl-unexpected-value')),
     'negative control: the Job Flux applies has one',
   );
+  assert.deepEqual(editor, audit);
+});
+
+test('yaml-syntax where it matters: an applied file, a template nothing applies, a generator input: the editor says what the audit says', async () => {
+  const broken = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\ndata:\n  list: [a, b\n';
+  const dir = tempRepo('fjg-faces-', {
+    'clusters/home/flux-system/gotk-sync.yaml': gotkSync('./clusters/home'),
+    'clusters/home/apps.yaml': kustomization('apps', './apps'),
+    'apps/kustomization.yaml': 'resources:\n  - broken.yaml\nconfigMapGenerator:\n  - name: blueprints\n    files:\n      - flow.yaml\n',
+    'apps/broken.yaml': broken,
+    'apps/flow.yaml': 'entries:\n  - stage: *missing\n',
+    'templates/broken.yaml': broken,
+  });
+  const { audit, editor } = await compareFaces(dir);
+  const syntax = audit.filter((k) => k.includes(' yaml-syntax ')).map((k) => k.split(' ').slice(0, 4).join(' '));
+  assert.deepEqual(syntax, ['apps/broken.yaml yaml-syntax 6:0-6:0 error', 'apps/flow.yaml yaml-syntax 1:11-1:19 warning']);
   assert.deepEqual(editor, audit);
 });

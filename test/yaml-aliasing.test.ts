@@ -96,7 +96,8 @@ describe('excessive aliasing, as go-yaml refuses it', () => {
       const line = text.split('\n')[at[0] - 1];
       const alias = line.slice(at[1] - 1, finding.range.end.character);
       assert.match(alias, /^\*a\d+$/, `the range is the alias: ${alias}`);
-      assert.match(finding.message, /^Not valid YAML: .*"document contains excessive aliasing".*Flux fails to build this file$/);
+      // the file's own analysis says where go-yaml stops; that Flux then fails to build the file is said where the model knows Flux reads it (test/yaml-syntax-scope.test.ts)
+      assert.match(finding.message, /^Not valid YAML: .*"document contains excessive aliasing" here$/);
     });
   }
 

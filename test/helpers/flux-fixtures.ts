@@ -59,3 +59,20 @@ spec:
           image: alpine:3.20
 ${container}`;
 }
+
+/** A bjw-s app-template HelmRelease named `blog` (anchored `&app`), its controller keyed `key` (`*app`, valid to go-yaml, or `blog`), using `${SITE_NAME}`. */
+export function appTemplateRelease(key: string): string {
+  return `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: &app blog
+spec:
+  values:
+    controllers:
+      ${key}:
+        containers:
+          app:
+            env:
+              SITE: \${SITE_NAME}
+`;
+}

@@ -9,7 +9,7 @@ import { isYamlPath } from '../engine/base/paths';
 import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
-import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml/documents';
+import { isGoYamlOnly, type ParsedDocument } from '../engine/yaml/documents';
 import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames } from '../engine/pipeline/audit';
 import { skippedFinding } from '../engine/rules/file-skipped';
 import { FileJobs } from '../engine/contract/checks';
@@ -239,9 +239,9 @@ export class Project {
     return this.fileFindings(path, undefined, { findings: [skippedFinding(path, read)], jobs: [] });
   }
 
-  /** YAML extensions show syntax errors, but not aliasing that Flux refuses: that one is always shown. */
+  /** YAML extensions show syntax errors, but not what only go-yaml (so Flux) refuses (excessive aliasing, `\/`, an unknown anchor): that is always shown. */
   private shows(finding: Finding): boolean {
-    return this.settings.showYamlSyntaxErrors || finding.rule !== yamlSyntax.meta.id || isExcessiveAliasing(finding.message);
+    return this.settings.showYamlSyntaxErrors || finding.rule !== yamlSyntax.meta.id || isGoYamlOnly(finding.message);
   }
 }
 

@@ -2,7 +2,8 @@
 //
 //   the rules' analysis (analyze.ts) → the fixes that need the whole
 //   repository's names (declaring an undefined name for its outside source) →
-//   the Flux model's problems that live in the file → other checks' findings
+//   the Flux model's problems that live in the file → its YAML errors where
+//   they matter (scope.ts syntaxScope: what Flux reads) → other checks' findings
 //   about it (the contract entries, for the contract file) → the severities
 //   of the contract's `rules:` map → what the face shows (the editor leaves
 //   plain YAML syntax errors to YAML extensions) → the file's own directives,
@@ -22,6 +23,8 @@ import { withDirectives } from './directives';
 import { withDeclareFixes, withGraphProblems } from './repo-analysis';
 import type { RepoIndex } from './repo-index';
 import { applySeverities } from './severity';
+import { syntaxScope } from './scope';
+import { scopedSyntaxFindings, yamlSyntax } from '../rules/yaml-syntax';
 
 export const NO_ANALYSIS: FileAnalysis = { findings: [], jobs: [] };
 
@@ -43,7 +46,8 @@ export interface FileFindingsInput {
 export function fileFindings({ index, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
   const withFixes = withDeclareFixes(index, contract, analysis);
   const withProblems = text === undefined || !modelProblems ? withFixes : withGraphProblems(index, contract, path, text, withFixes);
-  const severities = applySeverities(other.length > 0 ? [...withProblems.findings, ...other] : withProblems.findings, contract.rules);
+  const own = withProblems.findings.some((finding) => finding.rule === yamlSyntax.meta.id) ? scopedSyntaxFindings(withProblems.findings, syntaxScope(contract, index, path)) : withProblems.findings;
+  const severities = applySeverities(other.length > 0 ? [...own, ...other] : own, contract.rules);
   const shown = shows ? severities.filter(shows) : severities;
   // A directive counts what the face shows: over a rule that is off (or hidden) it is unused.
   if (text === undefined || !text.includes(DIRECTIVE)) return shown;

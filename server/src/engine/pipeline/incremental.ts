@@ -8,6 +8,7 @@
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
 import { emptyFacts, FileFacts } from '../flux/facts/model';
 import { detached, FileSummary, summarizeFile } from './repo-index';
+import { goYamlMayRefuse } from '../yaml/go-yaml';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from '../yaml/documents';
 import type { Finding } from '../base/types';
 import { chunkKey } from '../yaml/line-index';
@@ -251,7 +252,9 @@ export class DocumentSession {
       let result = this.analyses.get(chunk.key);
       if (!result) {
         const chunkText = this.text.slice(chunk.start, chunk.end);
-        result = onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar) ? NOTHING : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
+        // what only go-yaml refuses is shown whatever the settings (no YAML extension reports it), so such a document is parsed
+        const irrelevant = onlyWhatMatters && !documentMayMatter(chunkText, onlyWhatMatters.bareDollar) && !goYamlMayRefuse(chunkText);
+        result = irrelevant ? NOTHING : detached(analyzeDocuments({ ...input, text: chunkText }, this.documents(chunk)));
         this.analyses.set(chunk.key, result);
       }
       for (const finding of result.findings) findings.push(shiftFinding(finding, chunk.line, input.file));

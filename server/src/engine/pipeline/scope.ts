@@ -6,6 +6,7 @@ import { isKustomizationFile } from '../flux/facts/model';
 import { matchesAny } from '../base/glob';
 import { basenameOf, isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
+import type { SyntaxScope } from '../rules/yaml-syntax';
 
 const ALWAYS_EXCLUDED = /(^|\/)(node_modules|\.git)(\/|$)/;
 
@@ -82,3 +83,28 @@ export function kubeletRulesApply(contract: Contract, index: RepoIndex, path: st
   const graph = index.fluxGraph();
   return graph.worlds.length === 0 || graph.fallback || graph.buildersOf(path).length > 0;
 }
+
+/**
+ * Where a YAML error matters (docs/rules.md#yaml-syntax). An error where Flux reads the file: a
+ * live Kustomization builds it (a resource, a kustomize patch, a kustomization file); where the
+ * contract's own written `jobs.include` names it, or it is the contract file; and everywhere when
+ * the repository has no Kustomization at all (nothing tells what Flux applies). A warning naming
+ * the consumer where only a generator reads it: Flux copies its bytes into a ConfigMap as they are,
+ * and the program that reads them there parses them. Nothing on a file nothing applies (a Go, Helm
+ * or Jinja template, an Ansible file, documentation): no Flux path reads it. With a fallback root
+ * (none chosen), every Kustomization nothing else builds counts as one, so what none of them
+ * builds no world applies.
+ */
+export function syntaxScope(contract: Contract, index: RepoIndex, path: string): SyntaxScope {
+  if (path === contract.path || contract.includeSpan !== null) return ERROR;
+  const graph = index.fluxGraph();
+  if (graph.worlds.length === 0) return ERROR;
+  const entries = graph.entriesOf(path);
+  if (entries.some((entry) => entry.role !== 'generator')) return ERROR;
+  const read = entries.find((entry) => entry.generator)?.generator;
+  if (!read) return null;
+  const kind = read.generator.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator';
+  return { severity: 'warning', consumer: `${kind} "${read.generator.name}" of ${read.config.file} (into ${read.generator.kind} "${read.generator.name}")` };
+}
+
+const ERROR: SyntaxScope = { severity: 'error' };

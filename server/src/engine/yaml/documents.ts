@@ -1,7 +1,8 @@
 // A YAML file as a list of documents with exact source offsets. Each document
 // is parsed on its own (a file's `---` boundaries are cheap to find), so a
 // cache can keep the documents an edit did not touch.
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, parseAllDocuments, YAMLMap, YAMLSeq } from 'yaml';
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
+import { GO_YAML_STOPS, goYamlStops, readDocuments, ReadProblem, YamlReading } from './go-yaml';
 
 export interface YamlProblem {
   /** Offsets into the whole file. */
@@ -48,17 +49,19 @@ function directivesStart(text: string, markerOffset: number): number {
 // ConfigMap (130,000 keys) took minutes; duplicateKeys() finds the same keys in one pass.
 const PARSE_OPTIONS = { prettyErrors: false, keepSourceTokens: false, strict: false, uniqueKeys: false } as const;
 
-/** Parses one chunk of a file; a chunk may still hold several documents after `...`. */
-export function parseChunk(text: string, start: number, end: number): ParsedDocument[] {
+/**
+ * Parses one chunk of a file; a chunk may still hold several documents after `...`. As go-yaml
+ * reads it (what Flux does), unless a test asks for YAML 1.2 as the `yaml` package alone reads it.
+ */
+export function parseChunk(text: string, start: number, end: number, reading: YamlReading = 'go-yaml'): ParsedDocument[] {
   const chunk = text.slice(start, end);
-  let docs;
+  let read;
   // Each problem the parser meets is an Error; their stack traces, which nobody reads, cost
   // as much as parsing the file again where a file has many (a Helm template).
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const parsed = parseAllDocuments(chunk, PARSE_OPTIONS);
-    docs = Array.isArray(parsed) ? parsed : [];
+    read = readDocuments(chunk, PARSE_OPTIONS, reading);
   } catch (error) {
     // The parser recurses once per nesting level and catches its own stack overflow only while
     // some stack is left; deeper down (a server handler's stack), the RangeError escapes.
@@ -67,10 +70,9 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
+  const { docs, problems, aliases } = read;
   const template = /\{\{[^\n]*\}\}/.test(chunk);
-  // only a document with an anchor and an alias can alias too much: most are not walked for it
-  const aliases = mayAlias(chunk);
-  return docs.map((doc) => {
+  return docs.map((doc, i) => {
     // Where the parser ran out of stack depends on how much stack was left: report a fixed place
     // and drop the partial tree, so the analysis does not depend on the caller's stack.
     if (doc.errors.some((error) => error.code === 'RESOURCE_EXHAUSTION')) return tooDeep(text, start, end);
@@ -88,10 +90,20 @@ export function parseChunk(text: string, start: number, end: number): ParsedDocu
           message: error.message.split('\n')[0] + (template ? TEMPLATE_HINT : ''),
         })),
         ...duplicateKeys(doc).map(([keyStart, keyEnd]) => ({ start: start + keyStart, end: start + keyEnd, message: DUPLICATE_KEY })),
+        ...problemsOf(docs, i, problems).map((problem) => ({ start: start + problem.start, end: Math.min(start + problem.end, end), message: problem.message })),
+        // only a document where an alias names an anchor can alias too much: most are not walked for it
         ...excessiveAliasingProblems(doc, aliases, start, end),
       ].sort((a, b) => a.start - b.start),
     };
   });
+}
+
+/** The problems that fall in the `i`th of a chunk's documents (each from where it starts to where the next does). */
+function problemsOf(docs: Document.Parsed[], i: number, problems: ReadProblem[]): ReadProblem[] {
+  if (problems.length === 0) return problems;
+  const from = i === 0 ? -Infinity : docs[i].range[0];
+  const to = i === docs.length - 1 ? Infinity : docs[i + 1].range[0];
+  return problems.filter((problem) => problem.start >= from && problem.start < to);
 }
 
 /** The parser's own message for a key written twice (its DUPLICATE_KEY error). */
@@ -148,12 +160,12 @@ export function mayAlias(text: string): boolean {
   return false;
 }
 
-/** The words of go-yaml's error, which the message quotes (and the editor recognises: no YAML extension reports it). */
+/** The words of go-yaml's error, which the message quotes. */
 export const EXCESSIVE_ALIASING = 'document contains excessive aliasing';
 
-/** Whether a yaml-syntax message is the excessive-aliasing one (YAML extensions do not report it). */
-export function isExcessiveAliasing(message: string): boolean {
-  return message.includes(EXCESSIVE_ALIASING);
+/** Whether a yaml-syntax message says what go-yaml refuses and the `yaml` package reads (excessive aliasing, `\/`...): YAML extensions do not report those. */
+export function isGoYamlOnly(message: string): boolean {
+  return message.includes(GO_YAML_STOPS);
 }
 
 /** go-yaml's allowedAliasRatio (decode.go): the share of decoded nodes that may come from expanding aliases. */
@@ -229,7 +241,7 @@ function excessiveAliasingProblems(doc: Document.Parsed, aliases: boolean, start
     {
       start: Math.min(start + span[0], end),
       end: Math.min(start + span[1], end),
-      message: `its aliases expand too far: kustomize's YAML decoder (go-yaml) stops with "${EXCESSIVE_ALIASING}" here, so Flux fails to build this file`,
+      message: goYamlStops('its aliases expand too far', EXCESSIVE_ALIASING),
     },
   ];
 }
@@ -259,9 +271,10 @@ const DEEP = 1000;
 const TOO_DEEP = `the collections nest too deeply to be parsed (over ${DEEP} levels from here)`;
 const TEMPLATE_HINT = ' (the file holds {{ ... }}: a Helm or Go template is YAML only once rendered)';
 
-export function parseYamlFile(text: string): ParsedDocument[] {
+/** A file's documents as go-yaml reads them (`reading`: see parseChunk). */
+export function parseYamlFile(text: string, reading: YamlReading = 'go-yaml'): ParsedDocument[] {
   const starts = documentBoundaries(text);
-  return starts.flatMap((start, i) => parseChunk(text, start, starts[i + 1] ?? text.length));
+  return starts.flatMap((start, i) => parseChunk(text, start, starts[i + 1] ?? text.length, reading));
 }
 
 // ---- Navigating the AST without expanding aliases (an alias bomb stays small) ----
