@@ -28,7 +28,7 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string
   const { occurrences } = region;
   const rules = region.substituting.length > 0 ? SUBSTITUTION_RULES : [fluxSubstitutionNeedlessEscape];
   const findings: Finding[] = [];
-  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, strict: flux.strict, occurrences, index: 0, text, finding, fix };
+  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, optedOut: region.optedOut ?? [], strict: flux.strict, occurrences, index: 0, text, finding, fix };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
     for (const rule of rules) findings.push(...rule.check(occurrence, context));

@@ -14,6 +14,8 @@ export interface SubstitutionContext {
   substituting: Builder[];
   /** Builders that build the file without substituting it. */
   plain: Builder[];
+  /** Of `plain`, those whose build opts the text out of substitution (kustomize.toolkit.fluxcd.io/substitute: disabled). */
+  optedOut?: Builder[];
   strict: boolean;
   /** All occurrences of the document, for rules that look at neighbours (runs of `$$`). */
   occurrences: SourceOccurrence[];

@@ -4,7 +4,7 @@
 // Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
 // ServiceAccounts. A text prefilter keeps most files from being parsed at all.
 import { podSpecOf } from '../../k8s/pods';
-import { NAME_PLACEHOLDER, SourceEntry, isKustomizationFile, FluxKustomization, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
+import { NAME_PLACEHOLDER, SourceEntry, isKustomizationFile, FluxKustomization, FluxKustomizeLayer, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild';
 import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from './start';
@@ -130,10 +130,31 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     force: getString(doc, spec, 'force') === 'true',
     prune: getString(doc, spec, 'prune') === 'true',
     targetNamespace: getString(doc, spec, 'targetNamespace'),
+    kustomizeLayer: kustomizeLayerOf(parsed, spec),
     sourceKind: getString(doc, spec, 'sourceRef', 'kind') ?? 'GitRepository',
     sourceName: getString(doc, spec, 'sourceRef', 'name'),
     sourceNamespace: getString(doc, spec, 'sourceRef', 'namespace'),
   };
+}
+
+/** The fields of a Flux Kustomization's spec that kustomize-controller adds to the kustomization it builds. */
+function kustomizeLayerOf(parsed: ParsedDocument, spec: YAMLMap | null): FluxKustomizeLayer | null {
+  const { doc } = parsed;
+  const patches: FluxKustomizeLayer['patches'] = [];
+  for (const item of asSeq(doc, findPair(spec, 'patches')?.value)?.items ?? []) {
+    const patch = getString(doc, item, 'patch');
+    const target = getNode(doc, item, 'target');
+    if (patch !== null) patches.push({ patch, target: asMap(doc, target) ? stringMap(parsed, target) : null, span: nodeSpan(parsed, item) ?? [0, 0] });
+  }
+  const layer: FluxKustomizeLayer = {
+    namePrefix: getString(doc, spec, 'namePrefix'),
+    nameSuffix: getString(doc, spec, 'nameSuffix'),
+    labels: stringMap(parsed, getNode(doc, spec, 'commonMetadata', 'labels')),
+    annotations: stringMap(parsed, getNode(doc, spec, 'commonMetadata', 'annotations')),
+    patches,
+  };
+  const empty = layer.namePrefix === null && layer.nameSuffix === null && Object.keys(layer.labels).length === 0 && Object.keys(layer.annotations).length === 0 && patches.length === 0;
+  return empty ? null : layer;
 }
 
 /** `spec.path` without `./` and `..` that stays below the root (clamping is the build's business). */

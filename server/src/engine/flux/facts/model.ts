@@ -95,12 +95,30 @@ export interface FluxKustomization {
   force: boolean;
   prune: boolean;
   targetNamespace: string | null;
+  /** What else Flux writes into the kustomization it builds `spec.path` with (null: nothing beyond targetNamespace and components). */
+  kustomizeLayer: FluxKustomizeLayer | null;
   /** `spec.sourceRef` (kind defaults to GitRepository, namespace to the Kustomization's). */
   sourceKind: string;
   sourceName: string | null;
   sourceNamespace: string | null;
   /** Made by a Flux Operator ResourceSet from its template (`<< inputs.x >>` filled in, or left when the inputs come from outside). */
   template?: string;
+}
+
+/**
+ * The fields of a Flux Kustomization that kustomize-controller writes into the
+ * kustomization file of `spec.path` before it builds (fluxcd/pkg/kustomize's
+ * generator): they are part of the build, so they can add the substitution
+ * opt-out or make the build fail.
+ */
+export interface FluxKustomizeLayer {
+  namePrefix: string | null;
+  nameSuffix: string | null;
+  /** `spec.commonMetadata`: labels (selectors untouched) and annotations on every resource. */
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** `spec.patches`: each inline patch with its target selector, and where the entry is written. */
+  patches: Array<{ patch: string; target: Record<string, string> | null; span: [number, number] }>;
 }
 
 export interface KustomizeConfig {
@@ -114,6 +132,8 @@ export interface KustomizeConfig {
   kustomizationPatches: KustomizationPatch[];
   namespace: string | null;
   generators: Generator[];
+  /** Other files kustomize reads to build the folder (`replacements` files): the kustomize model needs their text. */
+  reads?: string[];
 }
 
 /** A key a source defines; `origin` says where in a producer it is written (`data[2].secretKey`), for the hover. */

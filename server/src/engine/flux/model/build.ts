@@ -25,6 +25,14 @@ export type EntryRole =
 
 export interface BuiltFile {
   role: EntryRole;
+  /**
+   * kustomize's answer for this build (pipeline/opt-outs.ts), where it was
+   * asked: per document of a resource file, per generator item of a
+   * kustomization file, or for the generator that reads an input, whether the
+   * build outputs it substituted, opted out of substitution, or not at all.
+   * Absent (or no entry for a document): its own metadata decides.
+   */
+  optOut?: Array<{ span: [number, number]; verdict: 'substituted' | 'disabled' | 'absent' }>;
   /** The kustomize-level patches (of the kustomization files on the way) that reach it. */
   patches: KustomizationPatch[];
   /** For a generator input: which generator reads it, and how. */
@@ -53,7 +61,10 @@ export interface SourceToDeclare {
 
 export interface Build {
   files: Map<string, BuiltFile[]>;
+  /** Problems of the Flux Kustomization itself (its spec.path). */
   problems: GraphProblem[];
+  /** Problems of the folders it builds: the kustomize model's verdict replaces them where it has one. */
+  treeProblems: GraphProblem[];
 }
 
 /** What the build reads of the repository: its folders, files and kustomization files. */
@@ -72,9 +83,22 @@ export function buildKustomization(kustomization: FluxKustomization, artifact: A
 /** Per artifact, whether a folder holds any file of it. */
 const dirsHeld = new WeakMap<ArtifactIndex, Map<string, boolean>>();
 
+/** A folder exists in the artifact when it holds at least one file the artifact keeps. */
+export function artifactHasDir(layout: RepoLayout, artifact: ArtifactIndex, dir: string): boolean {
+  if (!layout.hasDir(dir) || artifact.holdsNothingUnder(dir)) return false;
+  let known = dirsHeld.get(artifact);
+  if (!known) dirsHeld.set(artifact, (known = new Map<string, boolean>()));
+  const cached = known.get(dir);
+  if (cached !== undefined) return cached;
+  const held = layout.filesIn(dir).some((file) => artifact.holds(file)) || layout.subdirs(dir).some((sub) => artifactHasDir(layout, artifact, sub));
+  known.set(dir, held);
+  return held;
+}
+
 class Builder {
   private readonly files = new Map<string, BuiltFile[]>();
   private readonly problems: GraphProblem[] = [];
+  private readonly treeProblems: GraphProblem[] = [];
 
   constructor(
     private readonly kustomization: FluxKustomization,
@@ -108,13 +132,13 @@ class Builder {
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
       if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
-      else report(component.span, `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`);
+      else this.treeProblems.push({ rule: 'kustomize-reference', file: k.file, span: component.span ?? k.span, message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.` });
     }
     return this.result();
   }
 
   private result(): Build {
-    return { files: this.files, problems: this.problems };
+    return { files: this.files, problems: this.problems, treeProblems: this.treeProblems };
   }
 
   private add(file: string, entry: BuiltFile): void {
@@ -127,16 +151,8 @@ class Builder {
     return this.layout.hasFile(path) && this.artifact.holds(path);
   }
 
-  /** A folder exists in the artifact when it holds at least one file the artifact keeps. */
   private hasDir(dir: string): boolean {
-    if (!this.layout.hasDir(dir) || this.artifact.holdsNothingUnder(dir)) return false;
-    let known = dirsHeld.get(this.artifact);
-    if (!known) dirsHeld.set(this.artifact, (known = new Map<string, boolean>()));
-    const cached = known.get(dir);
-    if (cached !== undefined) return cached;
-    const held = this.layout.filesIn(dir).some((file) => this.artifact.holds(file)) || this.layout.subdirs(dir).some((sub) => this.hasDir(sub));
-    known.set(dir, held);
-    return held;
+    return artifactHasDir(this.layout, this.artifact, dir);
   }
 
   /** ` (the source leaves it out: .sourceignore:3)` when an ignore pattern explains a missing path. */
@@ -161,7 +177,7 @@ class Builder {
     this.add(config.file, { role: 'inline', patches });
     // Patch files end up inside the resources they patch, so Flux substitutes their text too.
     for (const patch of config.patches) if (this.hasFile(patch)) this.add(patch, { role: 'patch', patches });
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: config.file, span: span ?? [0, 0], message });
+    const report = (span: [number, number] | null, message: string) => this.treeProblems.push({ rule: 'kustomize-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
       else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });
