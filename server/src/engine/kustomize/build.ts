@@ -160,8 +160,8 @@ export class KustomizeBuilder {
     const present = kustomizationFilesIn(this.files, dir).length > 0;
     if (this.layer !== null && dir === this.layer.dir) {
       const layer = this.layer;
-      const own = present ? cached(this.caches.kustomizations, dir, () => loadKustomization(this.files, dir, from)) : null;
-      return cached(this.own.kustomizations, dir, () => layer.apply(own));
+      // Flux rewrites the folder's own file before kustomize reads it (loadKustomization's asFlux)
+      return cached(this.own.kustomizations, dir, () => layer.apply(present ? loadKustomization(this.files, dir, from, true) : null));
     }
     // a missing file is said where it is referenced from, so it is not cached
     if (!present) loadKustomization(this.files, dir, from);
@@ -231,7 +231,12 @@ export class KustomizeBuilder {
   /** Resources, generators and components of a kustomization (or component), into `ra`. */
   private accumulate(k: Kustomization, ra: Res[], stack: string[], visited: Set<string>): void {
     for (const entry of k.resources) this.accumulateResource(k, entry, ra, stack, visited);
-    for (const spec of k.generators) absorb(ra, generate(this.files, k, spec), k.file, spec.span);
+    for (const spec of k.generators) {
+      // kustomize fetches a file source given as a URL: beyond the model
+      const remote = spec.files.find((source) => isRemote(source.value.slice(source.value.indexOf('=') + 1)));
+      if (remote) throw new Unsupported('remote', k.file, remote.span);
+      absorb(ra, generate(this.files, k, spec), k.file, spec.span);
+    }
     for (const entry of k.components) {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
       const path = resolveIn(k.dir, entry.value);

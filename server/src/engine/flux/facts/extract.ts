@@ -146,15 +146,7 @@ function kustomizeLayerOf(parsed: ParsedDocument, spec: YAMLMap | null): FluxKus
     const target = getNode(doc, item, 'target');
     if (patch !== null) patches.push({ patch, target: asMap(doc, target) ? stringMap(parsed, target) : null, span: nodeSpan(parsed, item) ?? [0, 0] });
   }
-  const layer: FluxKustomizeLayer = {
-    namePrefix: getString(doc, spec, 'namePrefix'),
-    nameSuffix: getString(doc, spec, 'nameSuffix'),
-    labels: stringMap(parsed, getNode(doc, spec, 'commonMetadata', 'labels')),
-    annotations: stringMap(parsed, getNode(doc, spec, 'commonMetadata', 'annotations')),
-    patches,
-  };
-  const empty = layer.namePrefix === null && layer.nameSuffix === null && Object.keys(layer.labels).length === 0 && Object.keys(layer.annotations).length === 0 && patches.length === 0;
-  return empty ? null : layer;
+  return patches.length > 0 ? { patches } : null;
 }
 
 /** `spec.path` without `./` and `..` that stays below the root (clamping is the build's business). */

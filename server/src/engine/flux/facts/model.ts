@@ -106,17 +106,13 @@ export interface FluxKustomization {
 }
 
 /**
- * The fields of a Flux Kustomization that kustomize-controller writes into the
+ * What of a Flux Kustomization kustomize-controller writes into the
  * kustomization file of `spec.path` before it builds (fluxcd/pkg/kustomize's
- * generator): they are part of the build, so they can add the substitution
- * opt-out or make the build fail.
+ * generator) beyond targetNamespace and components: its `patches`. They are
+ * part of the build, so they can add the substitution opt-out or make the
+ * build fail.
  */
 export interface FluxKustomizeLayer {
-  namePrefix: string | null;
-  nameSuffix: string | null;
-  /** `spec.commonMetadata`: labels (selectors untouched) and annotations on every resource. */
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
   /** `spec.patches`: each inline patch with its target selector, and where the entry is written. */
   patches: Array<{ patch: string; target: Record<string, string> | null; span: [number, number] }>;
 }

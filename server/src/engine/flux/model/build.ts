@@ -11,6 +11,7 @@ import { ArtifactIndex, inRepository } from './artifact';
 import { envsubst } from '../substitution/envsubst/template';
 import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
 import type { RelatedLocation } from '../../base/types';
+import type { FailureReason } from '../../kustomize/types';
 
 /** How a file takes part in a build. */
 export type EntryRole =
@@ -65,6 +66,18 @@ export interface Build {
   problems: GraphProblem[];
   /** Problems of the folders it builds: the kustomize model's verdict replaces them where it has one. */
   treeProblems: GraphProblem[];
+  /** Where kustomize fails to build what Flux builds (then nothing is applied). */
+  failure?: FluxBuildFailure;
+}
+
+/** Why kustomize cannot build what a Flux Kustomization builds, and where that is written. */
+export interface FluxBuildFailure {
+  reason: FailureReason;
+  message: string;
+  file: string;
+  span: [number, number];
+  /** The folder Flux builds (spec.path in the repository). */
+  dir: string;
 }
 
 /** What the build reads of the repository: its folders, files and kustomization files. */

@@ -13,8 +13,8 @@
 import { push } from '../../base/collections';
 import type { FileFacts, FluxKustomization, InputFacts, KustomizeConfig, Located, SourceDecl, VariableSource, ArtifactDecl } from '../facts/model';
 import type { ArtifactIndex } from './artifact';
-import { buildKustomization, type Build, type GraphProblem } from './build';
-import { KustomizeView, type FluxBuildFailure, type KustomizeInput } from './kustomize-view';
+import { buildKustomization, type Build, type FluxBuildFailure, type GraphProblem } from './build';
+import { KustomizeView, type KustomizeInput } from './kustomize-view';
 import { Layout } from './layout';
 import { RootChoice } from './root-choice';
 import type { FluxConfig } from './roots';
@@ -51,8 +51,6 @@ export class FluxGraph {
   private readonly sources: Sources;
   /** kustomize's verdicts (null: the model is not asked, every folder builds as the walk reads it). */
   readonly kustomize: KustomizeView | null;
-  /** Each folder entry that fails a build, with the Kustomizations whose build it fails. */
-  private readonly failures = new Map<string, { failure: FluxBuildFailure; names: Set<string> }>();
 
   constructor(input: GraphInput) {
     this.layout = new Layout(input.files, input.facts);
@@ -153,15 +151,22 @@ export class FluxGraph {
     if (!view || !view.answers(k, artifact)) return { files: built.files, problems: [...built.problems, ...built.treeProblems], treeProblems: [] };
     const failure = view.failure(k, artifact);
     if (!failure) return { files: built.files, problems: built.problems, treeProblems: [] };
-    const key = `${failure.file}|${failure.span[0]}|${failure.span[1]}|${failure.reason}`;
-    let entry = this.failures.get(key);
-    if (!entry) this.failures.set(key, (entry = { failure, names: new Set() }));
-    entry.names.add(k.name);
-    return { files: new Map(), problems: built.problems, treeProblems: [] };
+    return { files: new Map(), problems: built.problems, treeProblems: [], failure };
   }
 
+  /** One error per failing entry, naming every live Kustomization whose build it fails (in any world). */
   private reportFailures(): void {
-    for (const { failure, names } of this.failures.values()) {
+    const failures = new Map<string, { failure: FluxBuildFailure; names: Set<string> }>();
+    for (const builder of this.live) {
+      const artifact = this.artifactOf(builder);
+      const failure = artifact ? this.buildOf(builder.kustomization, artifact).failure : undefined;
+      if (!failure) continue;
+      const key = `${failure.file}|${failure.span[0]}|${failure.span[1]}|${failure.reason}`;
+      let entry = failures.get(key);
+      if (!entry) failures.set(key, (entry = { failure, names: new Set() }));
+      entry.names.add(builder.kustomization.name);
+    }
+    for (const { failure, names } of failures.values()) {
       const who = [...names].sort().map((name) => `"${name}"`);
       const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
       this.report({ rule: 'kustomize-reference', severity: 'error', file: failure.file, span: failure.span, message });

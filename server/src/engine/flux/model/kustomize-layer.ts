@@ -1,10 +1,12 @@
 // What Flux builds is not the folder alone: kustomize-controller (fluxcd/pkg
-// kustomize's generator) writes the Flux Kustomization's own fields into the
-// kustomization file of `spec.path` before it runs kustomize — the target
-// namespace, name prefix and suffix, `commonMetadata`, its `patches` and
-// `components` — and where the folder has no kustomization file it generates
-// one over every YAML file below (a sub-folder with its own kustomization
-// file counting as one entry). This module makes that layer for the
+// kustomize's generator) rewrites the kustomization file of `spec.path`
+// before it runs kustomize — decoded without strictness and encoded again
+// (unknown fields dropped, an empty file made a Kustomization), with the Flux
+// Kustomization's targetNamespace, `patches` and `components` written in —
+// and where the folder has no kustomization file it generates one over every
+// YAML file below (a sub-folder with its own kustomization file counting as
+// one entry). (`commonMetadata` is applied after substitution, on the
+// objects: not part of the build.) This module makes that layer for the
 // kustomize model. Entries the layer adds are written in the Flux
 // Kustomization's file, not in the kustomization file: they carry placeholder
 // spans (negative offsets) that `locate` turns back into where they are
@@ -39,11 +41,6 @@ export interface FluxLayer extends KustomizationLayer {
   locate(file: string, span: Span | null): Place | null;
 }
 
-/** Whether Flux changes anything of the folder's own kustomization (else the folder is built as it is). */
-export function addsToFolder(k: FluxKustomization): boolean {
-  return k.targetNamespace !== null || k.components.length > 0 || k.kustomizeLayer !== null;
-}
-
 /** The layer Flux puts over `dir` for `k`; `hasOwn`: the folder has a kustomization file. */
 export function fluxLayer(k: FluxKustomization, dir: string, hasOwn: boolean, listing: FolderListing): FluxLayer {
   const file = hasOwn ? '' : dir === '' ? KUSTOMIZATION_FILE_NAMES[0] : `${dir}/${KUSTOMIZATION_FILE_NAMES[0]}`;
@@ -63,17 +60,10 @@ export function fluxLayer(k: FluxKustomization, dir: string, hasOwn: boolean, li
       const base = own ? copyOf(own) : generatedKustomization(file, dir, listing, (entry) => written(entry, { file: k.file, span: anchor }));
       if (k.targetNamespace !== null && k.targetNamespace !== '') base.namespace = k.targetNamespace;
       for (const component of k.components) base.components.push(written(component.written, { file: k.file, span: component.span ?? anchor }));
-      const layer = k.kustomizeLayer;
-      if (layer) {
-        if (layer.namePrefix !== null) base.namePrefix = layer.namePrefix;
-        if (layer.nameSuffix !== null) base.nameSuffix = layer.nameSuffix;
-        if (Object.keys(layer.labels).length > 0) base.labels.push(new Map(Object.entries(layer.labels)));
-        for (const [key, value] of Object.entries(layer.annotations)) base.commonAnnotations.set(key, value);
-        for (const patch of layer.patches) {
-          const span = at({ file: k.file, span: patch.span });
-          const entry: PatchEntry = { field: 'patches', span, path: null, inline: { value: patch.patch, span }, target: patch.target ? selector(patch.target) : null, options: new Map() };
-          base.patches.push(entry);
-        }
+      for (const patch of k.kustomizeLayer?.patches ?? []) {
+        const span = at({ file: k.file, span: patch.span });
+        const entry: PatchEntry = { field: 'patches', span, path: null, inline: { value: patch.patch, span }, target: patch.target ? selector(patch.target) : null, options: new Map() };
+        base.patches.push(entry);
       }
       return base;
     },
@@ -89,8 +79,6 @@ function copyOf(k: Kustomization): Kustomization {
   return {
     ...k,
     components: [...k.components],
-    labels: [...k.labels],
-    commonAnnotations: new Map(k.commonAnnotations),
     patches: [...k.patches],
   };
 }

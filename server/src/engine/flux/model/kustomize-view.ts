@@ -10,12 +10,12 @@ import { KustomizeBuilder, type BuildOutcome } from '../../kustomize/build';
 import { optOutOf, type OptOutAnswer } from '../../kustomize/document-query';
 import { kustomizationFilesIn, type KustomizeFiles } from '../../kustomize/files';
 import type { ResourceDoc } from '../../kustomize/resource-docs';
-import { BuildError, type FailureReason } from '../../kustomize/types';
+import { BuildError } from '../../kustomize/types';
 import { dirnameOf } from '../../base/paths';
 import type { FluxKustomization } from '../facts/model';
 import { inRepository, type ArtifactIndex } from './artifact';
-import { artifactHasDir, resolveSpecPath, type RepoLayout } from './build';
-import { addsToFolder, fluxLayer, type FluxLayer, type Place } from './kustomize-layer';
+import { artifactHasDir, resolveSpecPath, type FluxBuildFailure, type RepoLayout } from './build';
+import { fluxLayer, type FluxLayer } from './kustomize-layer';
 
 /** What the view reads of the repository besides its layout (the index keeps it). */
 export interface KustomizeInput {
@@ -25,19 +25,11 @@ export interface KustomizeInput {
   docs(path: string): ResourceDoc[] | undefined;
 }
 
-/** Why kustomize cannot build what a Flux Kustomization builds, where it is written. */
-export interface FluxBuildFailure extends Place {
-  reason: FailureReason;
-  message: string;
-  /** The folder Flux builds (spec.path in the repository). */
-  dir: string;
-}
-
 /** What Flux hands to kustomize for one Kustomization: a builder and the folder it builds. */
 interface Target {
   builder: KustomizeBuilder;
   dir: string;
-  layer: FluxLayer | null;
+  layer: FluxLayer;
 }
 
 /** The verdict on one document or generator item in one build. */
@@ -59,7 +51,7 @@ export class KustomizeView {
     if (!outcome || outcome.status !== 'failed') return null;
     const { failure } = outcome;
     const target = this.target(k, artifact)!;
-    const place = target.layer?.locate(failure.file, failure.span) ?? null;
+    const place = target.layer.locate(failure.file, failure.span) ?? null;
     return { reason: failure.reason, message: failure.message, dir: target.dir, ...(place ?? { file: failure.file, span: failure.span ?? [0, 0] }) };
   }
 
@@ -119,11 +111,9 @@ export class KustomizeView {
         if (artifactHasDir(this.layout, artifact, dir)) {
           const base = this.base(artifact);
           const hasOwn = kustomizationFilesIn(base.files, dir).length > 0;
-          if (hasOwn && !addsToFolder(k)) target = { builder: base, dir, layer: null };
-          else {
-            const layer = fluxLayer(k, dir, hasOwn, this.listing(artifact, base.files));
-            target = { builder: base.layered(layer), dir, layer };
-          }
+          // Flux always rewrites the folder's kustomization (or writes one): every build is layered.
+          const layer = fluxLayer(k, dir, hasOwn, this.listing(base.files));
+          target = { builder: base.layered(layer), dir, layer };
         }
       }
       this.targets.set(key, target);
@@ -149,7 +139,7 @@ export class KustomizeView {
     };
   }
 
-  private listing(artifact: ArtifactIndex, files: KustomizeFiles) {
+  private listing(files: KustomizeFiles) {
     return { filesIn: (dir: string) => this.layout.filesIn(dir), subdirs: (dir: string) => this.layout.subdirs(dir), isFile: files.isFile, isDir: files.isDir };
   }
 }
