@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 import type { JsonReport } from '../server/src/cli/formats';
 import { lines } from './helpers/table';
 import { removeTempRepos, tempDir, tempRepo } from './helpers/temp-repo';

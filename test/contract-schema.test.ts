@@ -17,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { createProtocolConnection, Diagnostic, ProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { spawn } from 'node:child_process';
 import { parse } from 'yaml';
-import { ALL_RULES, RULE_IDS } from '../server/src/engine/rules';
+import { ALL_RULES, RULE_IDS } from '../server/src/engine/rules/registry';
 import { objectSchemas, Schema, validate } from './helpers/json-schema';
 import { messageText } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';

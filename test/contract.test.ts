@@ -8,7 +8,7 @@ import { audit, AuditResult } from '../server/src/engine/pipeline/audit';
 import { loadContract } from '../server/src/engine/contract/load';
 import { DEFAULT_INCLUDE } from '../server/src/engine/contract/model';
 import type { ReadResult, RepoFs } from '../server/src/engine/base/repo-fs';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 import type { Finding } from '../server/src/engine/base/types';
 import { applyFileEdits, lines } from './helpers/table';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/base/repo-fs';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { CONTRACT_FILE_NAME } from '../server/src/engine/contract/model';
 import { isAudited } from '../server/src/engine/pipeline/scope';

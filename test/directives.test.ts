@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AuditResult } from '../server/src/engine/pipeline/audit';
-import { DIRECTIVE, withDisableFixes } from '../server/src/engine/pipeline/directives';
+import { withDisableFixes } from '../server/src/engine/pipeline/directives';
+import { DIRECTIVE } from '../server/src/engine/rules/support/directive';
 import type { Finding } from '../server/src/engine/base/types';
 import { Project } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';

@@ -14,7 +14,7 @@ import { analyzeFile } from '../server/src/engine/pipeline/analyze';
 import { audit } from '../server/src/engine/pipeline/audit';
 import { defaultContract } from '../server/src/engine/contract/load';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../server/src/engine/base/repo-fs';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 import { LineIndex } from '../server/src/engine/yaml/line-index';
 import type { Finding } from '../server/src/engine/base/types';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';

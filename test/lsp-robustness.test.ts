@@ -15,7 +15,7 @@ import { applyLspEdits } from './helpers/arbitraries';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 import { applyDirectives } from '../server/src/engine/pipeline/directives';
-import { RULE_IDS } from '../server/src/engine/rules';
+import { RULE_IDS } from '../server/src/engine/rules/registry';
 
 /** The test client, plus every publish in order and the server's log (an analysis that throws is logged there). */
 class RecordingClient extends TestLspClient {

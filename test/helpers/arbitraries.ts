@@ -13,7 +13,7 @@ import { FileRole } from '../../server/src/engine/pipeline/repo-index';
 import { audit } from '../../server/src/engine/pipeline/audit';
 import { loadContract } from '../../server/src/engine/contract/load';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE, ReadResult, RepoFs } from '../../server/src/engine/base/repo-fs';
-import { RULE_IDS } from '../../server/src/engine/rules';
+import { RULE_IDS } from '../../server/src/engine/rules/registry';
 import type { FileEdit, Finding, Fix, Position, Range } from '../../server/src/engine/base/types';
 import { documentBoundaries, parseYamlFile } from '../../server/src/engine/yaml/documents';
 

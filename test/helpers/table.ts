@@ -13,7 +13,7 @@ import { FileRole } from '../../server/src/engine/pipeline/repo-index';
 import { checkContractEntries } from '../../server/src/engine/contract/checks';
 import { loadContract } from '../../server/src/engine/contract/load';
 import type { Contract, Settings } from '../../server/src/engine/contract/model';
-import { RULE_IDS } from '../../server/src/engine/rules';
+import { RULE_IDS } from '../../server/src/engine/rules/registry';
 import type { FileEdit, Finding, Fix, Severity } from '../../server/src/engine/base/types';
 
 export const CONTRACT_PATH = '.flux-job-guard.yaml';

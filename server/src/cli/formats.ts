@@ -2,7 +2,7 @@
 // columns are 1-based; columns count UTF-16 code units, as LSP does.
 import type { AuditResult } from '../engine/pipeline/audit';
 import { summaryLine } from '../engine/pipeline/summary-line';
-import { ALL_RULES } from '../engine/rules';
+import { ALL_RULES } from '../engine/rules/registry';
 import type { Finding } from '../engine/base/types';
 import { docsUrl } from '../engine/rules/docs';
 

@@ -2,10 +2,14 @@
 // substitution hazards, merged into one edit (usable from
 // `editor.codeActionsOnSave` as `source.fixAll.fluxJobGuard`).
 import type { Finding, Fix } from '../engine/base/types';
+import { fluxSubstitutionDefault } from '../engine/rules/flux-substitution-default';
+import { fluxSubstitutionPid } from '../engine/rules/flux-substitution-pid';
+import { fluxSubstitutionSyntax } from '../engine/rules/flux-substitution-syntax';
+import { fluxSubstitutionUndefined } from '../engine/rules/flux-substitution-undefined';
 
 export const FIX_ALL_KIND = 'source.fixAll.fluxJobGuard';
 
-const ESCAPABLE = new Set(['flux-substitution-undefined', 'flux-substitution-syntax', 'flux-substitution-default', 'flux-substitution-pid']);
+const ESCAPABLE = new Set([fluxSubstitutionUndefined, fluxSubstitutionSyntax, fluxSubstitutionDefault, fluxSubstitutionPid].map((rule) => rule.meta.id));
 
 export function fixAllEdit(findings: Finding[], _uri: string): Fix | null {
   const edits: Fix['edits'] = [];

@@ -1,8 +1,8 @@
 // One workspace folder as the server sees it: its contract, its repository
 // index and the analysis of its files. No LSP types here: the connection
-// layer (server.ts) turns what this returns into diagnostics and edits.
-import type { FileAnalysis } from '../engine/pipeline/analyze';
-import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob, withGraphProblems } from '../engine/pipeline/repo-analysis';
+// layer (the feature modules of features/) turns what this returns into LSP messages.
+import { analyzeFile, type FileAnalysis } from '../engine/pipeline/analyze';
+import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob } from '../engine/pipeline/repo-analysis';
 import { inputFacts } from '../engine/flux/facts/generator-inputs';
 import { isAnalyzed } from '../engine/pipeline/scope';
 import { isYamlPath } from '../engine/base/paths';
@@ -10,18 +10,20 @@ import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isExcessiveAliasing, type ParsedDocument } from '../engine/yaml/documents';
-import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames, skippedFinding } from '../engine/pipeline/audit';
-import { checkContractEntries, checkExternalAccounts, FileJobs } from '../engine/contract/checks';
+import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames } from '../engine/pipeline/audit';
+import { skippedFinding } from '../engine/rules/file-skipped';
+import { FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
 import { OverlayFs, ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { RepoIndex } from '../engine/pipeline/repo-index';
-import { DIRECTIVE, withDirectives } from '../engine/pipeline/directives';
-import { applySeverities } from '../engine/pipeline/severity';
 import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
+import { fluxSubstitutionBareDollar } from '../engine/rules/flux-substitution-bare-dollar';
+import { yamlSyntax } from '../engine/rules/yaml-syntax';
 import { describeVariable, hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
+import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
 /** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */
@@ -112,18 +114,15 @@ export class Project {
     }
     // Exactly what the audit reports for the file: nothing where the audit does not look, but the model's problems.
     if (!isAnalyzed(this.contract, this.index, path)) {
-      const problems = withGraphProblems(this.index, this.contract, path, text, { findings: [], jobs: [] }).findings;
-      return problems.length > 0 ? this.presentWithDirectives(path, text, problems) : [];
+      return this.index.graphProblemsIn(path).length > 0 ? this.fileFindings(path, text, NO_ANALYSIS) : [];
     }
-    const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : this.rawAnalysis(path, text, undefined, headText);
-    return this.presentWithDirectives(path, text, analysis.findings);
+    const analysis = this.openFiles.has(path) ? this.incrementalAnalysis(path, text, headText) : analyzeFile(analysisInput(this.index, this.contract, path, text, headText));
+    return this.fileFindings(path, text, analysis);
   }
 
-  /** As the audit shows them, directives applied (the fix that writes one is offered with the code actions: withDisableFixes). */
-  private presentWithDirectives(path: string, text: string, findings: Finding[]): Finding[] {
-    const shown = this.present(findings);
-    if (shown.length === 0 && !text.includes(DIRECTIVE)) return shown;
-    return withDirectives(shown, new Map([[path, text]]), this.contract.rules);
+  /** The audit's steps after the rules (file-findings.ts); the fix that writes a directive is offered with the code actions (withDisableFixes). */
+  private fileFindings(path: string, text: string | undefined, analysis: FileAnalysis, other?: Finding[]): Finding[] {
+    return fileFindings({ index: this.index, contract: this.contract, path, text, analysis, other, shows: (finding) => this.shows(finding) });
   }
 
   /** Per-document caches of the files open in the editor. */
@@ -145,9 +144,8 @@ export class Project {
     const input = analysisInput(this.index, this.contract, path, text, headText);
     const context = `${this.contractVersion}|${this.index.version}|${input.role}|${headText === undefined ? 'u' : headText === null ? 'n' : chunkKey(headText, 0, headText.length)}`;
     // With syntax errors left to YAML extensions, documents no rule can fire in are not even parsed.
-    const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: (this.contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off' };
-    const analysis = session.analyze(input, `${context}|${JSON.stringify(prefilter)}`, prefilter);
-    return withGraphProblems(this.index, this.contract, path, text, analysis);
+    const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: (this.contract.rules[fluxSubstitutionBareDollar.meta.id] ?? 'off') !== 'off' };
+    return session.analyze(input, `${context}|${JSON.stringify(prefilter)}`, prefilter);
   }
 
   rawAnalysis(path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
@@ -182,10 +180,10 @@ export class Project {
     const jobsIn = new Map<string, FileJobs>();
     for (const entry of [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout]) {
       if (jobsIn.has(entry.file)) continue;
-      const read = await this.fs.read(entry.file);
-      jobsIn.set(entry.file, read.kind === 'text' ? { exists: true, jobs: this.rawAnalysis(entry.file, read.text).jobs } : read.kind === 'missing' ? { exists: false } : { exists: true, jobs: [] });
+      jobsIn.set(entry.file, await fileJobs(await this.fs.read(entry.file), (text) => this.rawAnalysis(entry.file, text)));
     }
-    return this.present([...this.contractLoadFindings, ...checkContractEntries(this.contract, (file) => jobsIn.get(file)!), ...checkExternalAccounts(this.contract, this.index)]);
+    // Without the contract file's text: a directive written in it is applied by the audit only (as before the per-file pipeline).
+    return this.fileFindings(this.contract.path, undefined, NO_ANALYSIS, [...this.contractLoadFindings, ...contractEntryFindings(this.contract, this.index, (file) => jobsIn.get(file)!)]);
   }
 
   /** Whether a change to `path` can change what the contract file's diagnostics say. */
@@ -241,12 +239,12 @@ export class Project {
   }
 
   skipped(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding[] {
-    return this.present([skippedFinding(path, read)]);
+    return this.fileFindings(path, undefined, { findings: [skippedFinding(path, read)], jobs: [] });
   }
 
-  private present(findings: Finding[]): Finding[] {
-    // YAML extensions show syntax errors, but not aliasing that Flux refuses: that one is always shown
-    return applySeverities(findings, this.contract.rules).filter((finding) => this.settings.showYamlSyntaxErrors || finding.rule !== 'yaml-syntax' || isExcessiveAliasing(finding.message));
+  /** YAML extensions show syntax errors, but not aliasing that Flux refuses: that one is always shown. */
+  private shows(finding: Finding): boolean {
+    return this.settings.showYamlSyntaxErrors || finding.rule !== yamlSyntax.meta.id || isExcessiveAliasing(finding.message);
   }
 }
 

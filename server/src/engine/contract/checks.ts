@@ -1,9 +1,12 @@
 // The contract checked against the manifests, in both directions: every entry
 // must name an existing file, a Job in it, and still match it; no Job may be
-// covered twice; and an audit that finds zero Jobs fails.
+// covered twice. The accounts and the Flux entries rot like the Job lists.
 import type { JobRecord } from '../pipeline/analyze';
-import { makeFinding } from '../pipeline/analyze';
-import { CONTRACT_DUPLICATE, CONTRACT_FILE_MISSING, CONTRACT_NO_JOB, CONTRACT_NO_JOBS, CONTRACT_STALE } from '../rules/catalogue';
+import { contractDuplicate } from '../rules/contract-duplicate';
+import { contractFileMissing } from '../rules/contract-file-missing';
+import { contractNoJob } from '../rules/contract-no-job';
+import { contractStale } from '../rules/contract-stale';
+import { makeFinding } from '../rules/finding';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { deleteLines } from '../yaml/edit';
@@ -34,7 +37,7 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
     const where = `${entry.list} entry ${entry.job === null ? `for ${entry.fileAsWritten}` : `"${entry.job}"`}`;
     const state = jobsIn(entry.file);
     if (!state.exists) {
-      report(CONTRACT_FILE_MISSING, entry, entry.spans.file, `The ${where} names ${entry.fileAsWritten}, which does not exist. Remove the entry, or correct the path.`);
+      report(contractFileMissing.meta, entry, entry.spans.file, `The ${where} names ${entry.fileAsWritten}, which does not exist. Remove the entry, or correct the path.`);
       markCovered(coveredBy, entry, [`${entry.file}#${entry.job ?? '*'}`], report);
       continue;
     }
@@ -44,7 +47,7 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
         entry.job === null || state.jobs.length === 0
           ? `The ${where} names ${entry.fileAsWritten}, which holds no Job resource. Remove the entry, or correct the path.`
           : `The ${where} names a Job that is not in ${entry.fileAsWritten} (it holds ${state.jobs.map((job) => `"${job.name}"`).join(', ')}). Remove the entry, or correct the name.`;
-      report(CONTRACT_NO_JOB, entry, entry.job === null || state.jobs.length === 0 ? entry.spans.file : entry.spans.job, message);
+      report(contractNoJob.meta, entry, entry.job === null || state.jobs.length === 0 ? entry.spans.file : entry.spans.job, message);
       continue;
     }
     const stale = staleMessage(entry, covered);
@@ -55,7 +58,7 @@ export function checkContractEntries(contract: Contract, jobsIn: (file: string) 
         entry.list === 'otherFinishTimeout' && entry.spans.value && values.length === 1 && typeof values[0] === 'number'
           ? [{ title: `Update the value to ${values[0]}`, edits: [{ file: contract.path, range: lines.range(entry.spans.value[0], entry.spans.value[1]), newText: String(values[0]) }] }]
           : [];
-      report(CONTRACT_STALE, entry, entry.list === 'otherFinishTimeout' ? (entry.spans.value ?? entry.spans.job) : entry.spans.job, `The ${where} is stale: ${stale}`, [
+      report(contractStale.meta, entry, entry.list === 'otherFinishTimeout' ? (entry.spans.value ?? entry.spans.job) : entry.spans.job, `The ${where} is stale: ${stale}`, [
         ...update,
         removeEntry(contract, lines, entry.spans.item, `${entry.list} entry`),
       ]);
@@ -89,7 +92,7 @@ function markCovered(coveredBy: Map<string, TtlEntry>, entry: TtlEntry, keys: st
       const name = key.slice(key.indexOf('#') + 1);
       const job = name === '*' ? `the Jobs of ${entry.fileAsWritten}` : `Job "${name}"`;
       const where = earlier.list === entry.list ? `twice in ${entry.list}` : `by both noFinishTimeout and otherFinishTimeout`;
-      report(CONTRACT_DUPLICATE, entry, entry.spans.job ?? entry.spans.file, `${job} is covered ${where}: keep one entry.`);
+      report(contractDuplicate.meta, entry, entry.spans.job ?? entry.spans.file, `${job} is covered ${where}: keep one entry.`);
       return;
     }
   }
@@ -108,9 +111,9 @@ export function checkExternalAccounts(
     const where = `serviceAccounts.external[${index}] ("${account.name}"${account.namespace ? ` in ${account.namespace}` : ''})`;
     const key = `${account.name}/${account.namespace ?? '*'}`;
     let problem: string | null = null;
-    let meta = CONTRACT_STALE;
+    let meta = contractStale.meta;
     if (seen.has(key)) {
-      meta = CONTRACT_DUPLICATE;
+      meta = contractDuplicate.meta;
       problem = `${where} is listed twice: keep one entry.`;
     } else if (repository.declaresServiceAccount(account.name, account.namespace)) {
       problem = `${where} is stale: the repository now declares this ServiceAccount. Remove the entry.`;
@@ -142,12 +145,12 @@ export function checkFluxEntries(contract: Contract, repository: FluxFacts): Fin
     findings.push(makeFinding(meta, contract.path, lines, span, message, null, [removeEntry(contract, lines, item, 'entry')]));
   contract.flux.roots.forEach((root, index) => {
     if (!repository.hasFolder(root.path))
-      report(CONTRACT_FILE_MISSING, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
+      report(contractFileMissing.meta, root.span, `flux.roots[${index}] names ${root.path}, which is not a folder of the repository. Remove the entry, or correct the path.`);
   });
   contract.flux.sources.forEach((source, index) => {
     if (!repository.hasFolder(source.path))
       report(
-        CONTRACT_FILE_MISSING,
+        contractFileMissing.meta,
         source.span,
         `flux.sources[${index}] (${source.kind} ${source.name}) names ${source.path}, which is not a folder of the repository. Remove the entry, or correct the path.`,
         source.item,
@@ -156,25 +159,16 @@ export function checkFluxEntries(contract: Contract, repository: FluxFacts): Fin
   contract.flux.substituteFrom.forEach((ref, index) => {
     if (!ref.optional && !repository.declaresObject(ref.kind, ref.name))
       report(
-        CONTRACT_STALE,
+        contractStale.meta,
         ref.span,
         `flux.substituteFrom[${index}] names ${ref.kind} ${ref.name}, which nothing in the repository defines. Mark it optional: true if the cluster holds it, or remove the entry.`,
       );
   });
   (contract.flux.variables ?? []).forEach((variable, index) => {
-    if (!repository.usesName(variable.name)) report(CONTRACT_STALE, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);
+    if (!repository.usesName(variable.name)) report(contractStale.meta, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);
   });
   for (const finding of checkDeclaredSources(contract, repository.outsideSources())) findings.push(finding);
   return findings;
-}
-
-/** `contract-no-jobs`: on `jobs.include` when the contract file has one, else on its first line. */
-export function noJobsFinding(contract: Contract): Finding {
-  const lines = new LineIndex(contract.text);
-  const span: Span = contract.includeSpan ?? [0, Math.min(lines.lineEnd(0), contract.text.length)];
-  const where = contract.include.length > 0 ? `under ${contract.include.join(', ')}` : 'anywhere';
-  const message = `The audit found zero Job resources ${where}. A search that finds nothing must not look like success: check jobs.include and jobs.exclude.`;
-  return makeFinding(CONTRACT_NO_JOBS, contract.path, lines, span, message, null);
 }
 
 /**
@@ -190,14 +184,14 @@ function checkDeclaredSources(contract: Contract, sources: readonly OutsideSourc
     const taken = sources.filter((source) => source.takers.some((t) => declares(declared, t.entry.ref, t.entry.namespace)));
     if (taken.length === 0) {
       const message = `The flux.variables item for ${label} is stale: no live Kustomization takes ${label} from outside the repository (where the repository shows it, its keys are read there). Remove the item.`;
-      findings.push(makeFinding(CONTRACT_STALE, contract.path, lines, declared.span, message, null, [removeEntry(contract, lines, declared.item, 'flux.variables item')]));
+      findings.push(makeFinding(contractStale.meta, contract.path, lines, declared.span, message, null, [removeEntry(contract, lines, declared.item, 'flux.variables item')]));
       continue;
     }
     const used = new Set(taken.flatMap((source) => source.names));
     for (const { name, span } of declared.names ?? []) {
       if (used.has(name)) continue;
       const message = `${name} is stale in the names of ${label}: no file built with ${label} uses it. Remove it from the list.`;
-      findings.push(makeFinding(CONTRACT_STALE, contract.path, lines, span, message, null, [removeListItem(contract, lines, span, `name ${name} from the names of ${label}`)]));
+      findings.push(makeFinding(contractStale.meta, contract.path, lines, span, message, null, [removeListItem(contract, lines, span, `name ${name} from the names of ${label}`)]));
     }
   }
   return findings;

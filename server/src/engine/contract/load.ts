@@ -2,13 +2,16 @@
 // problem becomes a `contract-invalid` (or `contract-reason-missing`) finding
 // on the key that is wrong; the rest of the file still counts.
 import { LineIndex } from '../yaml/line-index';
-import type { Finding, SeveritySetting } from '../base/types';
+import type { Finding, RuleMeta, SeveritySetting } from '../base/types';
 import { asMap, asSeq, Document, findPair, isScalar, keyText, Pair, parseYamlFile, ParsedDocument, YAMLMap } from '../yaml/documents';
 import { Contract, contractDir, DEFAULT_CONVERGENCE_NOTE, DEFAULT_INCLUDE, DEFAULT_REQUIRED_TTL, ExternalAccount, Settings, Span, TtlEntry, TtlListName } from './model';
 import { joinRepoPath } from '../base/paths';
 import type { OffsetEdit } from '../yaml/edit';
 import { globProblem } from '../base/glob';
 import { isPlaceholderReason } from '../base/placeholders';
+import { contractInvalid } from '../rules/contract-invalid';
+import { contractReasonMissing } from '../rules/contract-reason-missing';
+import { contractDuplicate } from '../rules/contract-duplicate';
 import type { DeclaredSource } from '../flux/model/variables';
 
 /** The parser's message for a key written twice in one mapping (its code is DUPLICATE_KEY). */
@@ -93,14 +96,14 @@ class ContractReader {
       .filter((d) => d.doc.contents !== null || d.errors.length > 0);
     if (docs.length === 0) return; // an empty contract file: every default applies
     for (const error of docs.flatMap((d) => d.errors)) {
-      this.report('contract-invalid', [error.start, error.end], `The contract file is not valid YAML: ${error.message}`);
+      this.report(contractInvalid.meta, [error.start, error.end], `The contract file is not valid YAML: ${error.message}`);
     }
     if (docs.some((d) => d.errors.length > 0)) return;
     if (docs.length > 1) {
       // Spans are relative to their own document's chunk: not to the first document's.
       const range = (docs[1].doc.contents as { range?: [number, number, number] } | null)?.range;
       const span: Span = range ? [docs[1].base + range[0], docs[1].base + range[1]] : [docs[1].base, docs[1].base];
-      this.report('contract-invalid', span, 'The contract file must hold one YAML document.');
+      this.report(contractInvalid.meta, span, 'The contract file must hold one YAML document.');
     }
     this.parsed = docs[0];
     this.doc = docs[0].doc;
@@ -134,7 +137,7 @@ class ContractReader {
     if (required !== null) this.contract.requiredTtl = required;
     const note = this.string(findPair(ttl, 'convergenceNote'), 'ttl.convergenceNote');
     if (note !== null) {
-      if (note.trim() === '') this.report('contract-invalid', this.spanOf(findPair(ttl, 'convergenceNote')!.value)!, '`ttl.convergenceNote` must not be empty.');
+      if (note.trim() === '') this.report(contractInvalid.meta, this.spanOf(findPair(ttl, 'convergenceNote')!.value)!, '`ttl.convergenceNote` must not be empty.');
       else this.contract.convergenceNote = note.trim();
     }
     this.contract.noFinishTimeout = this.ttlList(ttl, 'noFinishTimeout');
@@ -153,13 +156,13 @@ class ContractReader {
       const itemSpan = this.spanOf(map)!;
       const filePair = findPair(map, 'file');
       const fileAsWritten = this.string(filePair, `${where}.file`);
-      if (!filePair) this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`file\`: name the manifest the entry is about.`);
+      if (!filePair) this.report(contractInvalid.meta, this.firstLine(itemSpan), `\`${where}\` has no \`file\`: name the manifest the entry is about.`);
       if (fileAsWritten === null) return;
       const file = this.repoPath(fileAsWritten, filePair!, `${where}.file`);
       if (file === null) return;
       const value = list === 'otherFinishTimeout' ? this.integer(findPair(map, 'value'), `${where}.value`) : null;
       if (list === 'otherFinishTimeout' && !findPair(map, 'value')) {
-        this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`value\`: say which finish timeout the Job keeps.`);
+        this.report(contractInvalid.meta, this.firstLine(itemSpan), `\`${where}\` has no \`value\`: say which finish timeout the Job keeps.`);
       }
       const jobPair = findPair(map, 'job');
       const reasonPair = findPair(map, 'reason');
@@ -196,7 +199,7 @@ class ContractReader {
       const itemSpan = this.spanOf(map)!;
       const namePair = findPair(map, 'name');
       const name = this.string(namePair, `${where}.name`);
-      if (!namePair) this.report('contract-invalid', this.firstLine(itemSpan), `\`${where}\` has no \`name\`: name the ServiceAccount.`);
+      if (!namePair) this.report(contractInvalid.meta, this.firstLine(itemSpan), `\`${where}\` has no \`name\`: name the ServiceAccount.`);
       if (name === null) return;
       const namespacePair = findPair(map, 'namespace');
       const account: ExternalAccount = {
@@ -215,13 +218,13 @@ class ContractReader {
     const mode = this.string(findPair(flux, 'substitution'), 'flux.substitution');
     if (mode !== null) {
       if (mode === 'auto' || mode === 'always' || mode === 'never') this.contract.substitution = mode;
-      else this.report('contract-invalid', this.spanOf(findPair(flux, 'substitution')!.value)!, '`flux.substitution` must be one of auto, always, never.');
+      else this.report(contractInvalid.meta, this.spanOf(findPair(flux, 'substitution')!.value)!, '`flux.substitution` must be one of auto, always, never.');
     }
     const strict = findPair(flux, 'strict');
     if (strict) {
       const value = isScalar(strict.value) ? strict.value.value : undefined;
       if (typeof value === 'boolean') this.contract.strict = value;
-      else this.report('contract-invalid', this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
+      else this.report(contractInvalid.meta, this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
     }
     this.readRoots(flux);
     this.readSources(flux);
@@ -235,7 +238,7 @@ class ContractReader {
     this.sequence(pair, 'flux.roots').forEach((item, index) => {
       const where = `flux.roots[${index}]`;
       const span = this.spanOf(item) ?? this.spanOf(pair.key)!;
-      if (!isScalar(item) || typeof item.value !== 'string') return this.report('contract-invalid', span, `\`${where}\` must be a string: a folder, relative to the contract file.`);
+      if (!isScalar(item) || typeof item.value !== 'string') return this.report(contractInvalid.meta, span, `\`${where}\` must be a string: a folder, relative to the contract file.`);
       const path = this.folder(item.value, span, where);
       if (path !== null) this.contract.flux.roots.push({ path, file: this.contract.path, span });
     });
@@ -252,8 +255,8 @@ class ContractReader {
       const name = this.string(findPair(map, 'name'), `${where}.name`);
       const written = this.string(findPair(map, 'path'), `${where}.path`);
       if (kind !== null && !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind))
-        this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be one of GitRepository, OCIRepository, Bucket.`);
-      for (const key of ['kind', 'name', 'path']) if (!findPair(map, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
+        this.report(contractInvalid.meta, this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be one of GitRepository, OCIRepository, Bucket.`);
+      for (const key of ['kind', 'name', 'path']) if (!findPair(map, key)) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
       const path = written === null ? null : this.folder(written, this.spanOf(findPair(map, 'path')!.value)!, `${where}.path`);
       if (kind === null || name === null || path === null || !['GitRepository', 'OCIRepository', 'Bucket'].includes(kind)) return;
       const namespace = this.string(findPair(map, 'namespace'), `${where}.namespace`);
@@ -272,9 +275,9 @@ class ContractReader {
       const name = this.string(findPair(map, 'name'), `${where}.name`);
       const optionalPair = findPair(map, 'optional');
       const optional = optionalPair && isScalar(optionalPair.value) ? optionalPair.value.value : false;
-      if (optionalPair && typeof optional !== 'boolean') this.report('contract-invalid', this.spanOf(optionalPair.value) ?? span, `\`${where}.optional\` must be true or false.`);
-      if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret') this.report('contract-invalid', this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be ConfigMap or Secret.`);
-      for (const key of ['kind', 'name']) if (!findPair(map, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
+      if (optionalPair && typeof optional !== 'boolean') this.report(contractInvalid.meta, this.spanOf(optionalPair.value) ?? span, `\`${where}.optional\` must be true or false.`);
+      if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret') this.report(contractInvalid.meta, this.spanOf(findPair(map, 'kind')!.value)!, `\`${where}.kind\` must be ConfigMap or Secret.`);
+      for (const key of ['kind', 'name']) if (!findPair(map, key)) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}\` has no \`${key}\`.`);
       if ((kind === 'ConfigMap' || kind === 'Secret') && name) this.contract.flux.substituteFrom.push({ kind, name, optional: optional === true, file: this.contract.path, span });
     });
   }
@@ -298,19 +301,19 @@ class ContractReader {
       const fromPair = findPair(map, 'from');
       const reason = this.reason(findPair(map, 'reason'), span, where);
       if (namePair && fromPair)
-        return this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}\` has both \`name\` and \`from\`: write one variable, or one source with its \`names\`.`);
+        return this.report(contractInvalid.meta, this.spanOf(fromPair.key)!, `\`${where}\` has both \`name\` and \`from\`: write one variable, or one source with its \`names\`.`);
       if (fromPair) {
         const source = this.declaredSource(map, fromPair, where, reason, span);
         if (!source) return;
         const twice = declared.find((other) => other.kind === source.kind && other.name === source.name && other.namespace === source.namespace);
-        if (twice) return this.report('contract-duplicate', source.span, `\`${where}\` declares ${source.kind} ${source.name} again: keep one item.`);
+        if (twice) return this.report(contractDuplicate.meta, source.span, `\`${where}\` declares ${source.kind} ${source.name} again: keep one item.`);
         declared.push(source);
         return;
       }
       if (findPair(map, 'names'))
-        this.report('contract-invalid', this.spanOf(findPair(map, 'names')!.key)!, `\`${where}.names\` lists the names of a source: add \`from\`, or write one item per name.`);
+        this.report(contractInvalid.meta, this.spanOf(findPair(map, 'names')!.key)!, `\`${where}.names\` lists the names of a source: add \`from\`, or write one item per name.`);
       const name = this.string(namePair, `${where}.name`);
-      if (!namePair) this.report('contract-invalid', this.firstLine(span), `\`${where}\` has no \`name\` or \`from\`: name the variable, or the source it comes from.`);
+      if (!namePair) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}\` has no \`name\` or \`from\`: name the variable, or the source it comes from.`);
       if (name !== null) variables.push({ name, reason, file: this.contract.path, span: this.spanOf(namePair!.value)!, item: span });
     });
     // The old items stand for every outside source no `from` item covers; a list of `from` items only says nothing of the others.
@@ -322,7 +325,7 @@ class ContractReader {
     const from = this.map(fromPair.value, `${where}.from`);
     if (!from) {
       if (fromPair.value === null || (isScalar(fromPair.value) && fromPair.value.value === null))
-        this.report('contract-invalid', this.spanOf(fromPair.key)!, `\`${where}.from\` must name a ConfigMap or Secret: \`{ kind: Secret, name: … }\`.`);
+        this.report(contractInvalid.meta, this.spanOf(fromPair.key)!, `\`${where}.from\` must name a ConfigMap or Secret: \`{ kind: Secret, name: … }\`.`);
       return null;
     }
     this.checkKeys(from, 'flux.variables[].from', `${where}.from`);
@@ -330,8 +333,9 @@ class ContractReader {
     const name = this.string(findPair(from, 'name'), `${where}.from.name`);
     const namespace = this.string(findPair(from, 'namespace'), `${where}.from.namespace`);
     const span = this.spanOf(from)!;
-    for (const key of ['kind', 'name']) if (!findPair(from, key)) this.report('contract-invalid', this.firstLine(span), `\`${where}.from\` has no \`${key}\`.`);
-    if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret') this.report('contract-invalid', this.spanOf(findPair(from, 'kind')!.value)!, `\`${where}.from.kind\` must be ConfigMap or Secret.`);
+    for (const key of ['kind', 'name']) if (!findPair(from, key)) this.report(contractInvalid.meta, this.firstLine(span), `\`${where}.from\` has no \`${key}\`.`);
+    if (kind !== null && kind !== 'ConfigMap' && kind !== 'Secret')
+      this.report(contractInvalid.meta, this.spanOf(findPair(from, 'kind')!.value)!, `\`${where}.from.kind\` must be ConfigMap or Secret.`);
     if ((kind !== 'ConfigMap' && kind !== 'Secret') || !name) return null;
     const namesPair = findPair(map, 'names');
     let names: DeclaredSource['names'] = null;
@@ -339,8 +343,8 @@ class ContractReader {
       names = [];
       this.sequence(namesPair, `${where}.names`).forEach((node, i) => {
         const at = this.spanOf(node) ?? this.spanOf(namesPair.key)!;
-        if (!isScalar(node) || typeof node.value !== 'string' || node.value === '') return this.report('contract-invalid', at, `\`${where}.names[${i}]\` must be a variable name.`);
-        if (names!.some((other) => other.name === node.value)) return this.report('contract-invalid', at, `\`${where}.names\` lists ${node.value} twice.`);
+        if (!isScalar(node) || typeof node.value !== 'string' || node.value === '') return this.report(contractInvalid.meta, at, `\`${where}.names[${i}]\` must be a variable name.`);
+        if (names!.some((other) => other.name === node.value)) return this.report(contractInvalid.meta, at, `\`${where}.names\` lists ${node.value} twice.`);
         names!.push({ name: node.value, span: at });
       });
     }
@@ -350,7 +354,7 @@ class ContractReader {
   /** A folder path in the contract: relative to the contract file, inside the repository. */
   private folder(written: string, span: Span, where: string): string | null {
     const resolved = joinRepoPath(contractDir(this.contract.path), written.trim());
-    if (resolved === null) this.report('contract-invalid', span, `\`${where}\` points outside the repository (${written}).`);
+    if (resolved === null) this.report(contractInvalid.meta, span, `\`${where}\` points outside the repository (${written}).`);
     return resolved;
   }
 
@@ -361,18 +365,18 @@ class ContractReader {
       const id = keyText(pair);
       const keySpan = this.spanOf(pair.key) ?? [0, 0];
       if (id !== null && seen.has(id)) {
-        this.report('contract-invalid', keySpan, `Key \`rules.${id}\` is written twice.`);
+        this.report(contractInvalid.meta, keySpan, `Key \`rules.${id}\` is written twice.`);
         continue;
       }
       if (id !== null) seen.add(id);
       if (id === null || !this.knownRules.has(id)) {
         const meant = closest(id ?? '', [...this.knownRules]);
-        this.report('contract-invalid', keySpan, `Unknown rule \`rules.${id ?? '?'}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
+        this.report(contractInvalid.meta, keySpan, `Unknown rule \`rules.${id ?? '?'}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
         continue;
       }
       const value = isScalar(pair.value) ? pair.value.value : undefined;
       if (typeof value === 'string' && (SEVERITY_SETTINGS as string[]).includes(value)) this.contract.rules[id] = value as SeveritySetting;
-      else this.report('contract-invalid', this.spanOf(pair.value) ?? keySpan, `\`rules.${id}\` must be one of ${SEVERITY_SETTINGS.join(', ')}.`);
+      else this.report(contractInvalid.meta, this.spanOf(pair.value) ?? keySpan, `\`rules.${id}\` must be one of ${SEVERITY_SETTINGS.join(', ')}.`);
     }
   }
 
@@ -387,9 +391,9 @@ class ContractReader {
       const path = where ? `${where}.${key}` : String(key);
       if (key === null || !allowed.includes(key)) {
         const meant = closest(key ?? '', allowed);
-        this.report('contract-invalid', keySpan, `Unknown key \`${path}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
+        this.report(contractInvalid.meta, keySpan, `Unknown key \`${path}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}.`, this.renameTo(keySpan, meant));
       } else if (seen.has(key)) {
-        this.report('contract-invalid', keySpan, `Key \`${path}\` is written twice.`);
+        this.report(contractInvalid.meta, keySpan, `Key \`${path}\` is written twice.`);
       }
       if (key !== null) seen.add(key);
     }
@@ -398,7 +402,7 @@ class ContractReader {
   private map(node: unknown, where: string): YAMLMap | null {
     if (node === undefined || node === null || (isScalar(node) && node.value === null)) return null;
     const map = asMap(this.doc, node);
-    if (!map) this.report('contract-invalid', this.spanOf(node) ?? [0, 0], `\`${where}\` must be a mapping.`);
+    if (!map) this.report(contractInvalid.meta, this.spanOf(node) ?? [0, 0], `\`${where}\` must be a mapping.`);
     return map;
   }
 
@@ -406,7 +410,7 @@ class ContractReader {
     if (!pair || (isScalar(pair.value) && pair.value.value === null)) return [];
     const seq = asSeq(this.doc, pair.value);
     if (!seq) {
-      this.report('contract-invalid', this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a list.`);
+      this.report(contractInvalid.meta, this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a list.`);
       return [];
     }
     return seq.items;
@@ -415,7 +419,7 @@ class ContractReader {
   private string(pair: Pair | undefined, where: string): string | null {
     if (!pair) return null;
     if (isScalar(pair.value) && typeof pair.value.value === 'string') return pair.value.value;
-    this.report('contract-invalid', this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a string.`);
+    this.report(contractInvalid.meta, this.spanOf(pair.value) ?? this.spanOf(pair.key)!, `\`${where}\` must be a string.`);
     return null;
   }
 
@@ -425,11 +429,11 @@ class ContractReader {
     items.forEach((item, index) => {
       const span = this.spanOf(item) ?? this.spanOf(pair.key)!;
       if (!isScalar(item) || typeof item.value !== 'string') {
-        this.report('contract-invalid', span, `\`${where}[${index}]\` must be a string.`);
+        this.report(contractInvalid.meta, span, `\`${where}[${index}]\` must be a string.`);
         return;
       }
       const problem = globProblem(item.value);
-      if (problem) this.report('contract-invalid', span, `\`${where}[${index}]\`: ${problem}`);
+      if (problem) this.report(contractInvalid.meta, span, `\`${where}[${index}]\`: ${problem}`);
       else strings.push(item.value);
     });
     return strings;
@@ -442,20 +446,20 @@ class ContractReader {
     if (isScalar(node) && typeof node.value === 'number' && Number.isSafeInteger(node.value) && node.value >= 0 && /^[0-9]+$/.test(source ?? '')) {
       return node.value;
     }
-    this.report('contract-invalid', this.spanOf(node) ?? this.spanOf(pair.key)!, `\`${where}\` must be a non-negative integer.`);
+    this.report(contractInvalid.meta, this.spanOf(node) ?? this.spanOf(pair.key)!, `\`${where}\` must be a non-negative integer.`);
     return null;
   }
 
   private reason(pair: Pair | undefined, itemSpan: Span, where: string): string {
     const reason = pair && isScalar(pair.value) && typeof pair.value.value === 'string' ? pair.value.value.trim() : '';
     if (pair && isScalar(pair.value) && pair.value.value !== null && typeof pair.value.value !== 'string') {
-      this.report('contract-invalid', this.spanOf(pair.value)!, `\`${where}.reason\` must be a string.`);
+      this.report(contractInvalid.meta, this.spanOf(pair.value)!, `\`${where}.reason\` must be a string.`);
     } else if (reason === '') {
       const span = pair ? (this.spanOf(pair.value) ?? this.spanOf(pair.key)!) : this.firstLine(itemSpan);
-      this.report('contract-reason-missing', span, `\`${where}\` has no reason: write down why this is an exception.`);
+      this.report(contractReasonMissing.meta, span, `\`${where}\` has no reason: write down why this is an exception.`);
     } else if (isPlaceholderReason(reason)) {
       // What a quick fix wrote is a prompt, not a reason (as the `# converges: TODO` comment is).
-      this.report('contract-reason-missing', this.spanOf(pair!.value)!, `\`${where}\` still holds the placeholder reason: write down why this is an exception.`);
+      this.report(contractReasonMissing.meta, this.spanOf(pair!.value)!, `\`${where}\` still holds the placeholder reason: write down why this is an exception.`);
     }
     return reason;
   }
@@ -464,16 +468,16 @@ class ContractReader {
   private repoPath(written: string, pair: Pair, where: string): string | null {
     const span = this.spanOf(pair.value)!;
     if (written.trim() === '') {
-      this.report('contract-invalid', span, `\`${where}\` is empty: name the manifest the entry is about.`);
+      this.report(contractInvalid.meta, span, `\`${where}\` is empty: name the manifest the entry is about.`);
       return null;
     }
     if (/[*?[{]/.test(written)) {
-      this.report('contract-invalid', span, `\`${where}\` must name one file, not a glob.`);
+      this.report(contractInvalid.meta, span, `\`${where}\` must name one file, not a glob.`);
       return null;
     }
     const resolved = joinRepoPath(contractDir(this.contract.path), written);
     if (resolved === null) {
-      this.report('contract-invalid', span, `\`${where}\` points outside the repository (${written}): entries name files inside it.`);
+      this.report(contractInvalid.meta, span, `\`${where}\` points outside the repository (${written}): entries name files inside it.`);
       return null;
     }
     return resolved;
@@ -489,8 +493,8 @@ class ContractReader {
     return [span[0], Math.max(span[0], Math.min(span[1], this.lines.lineEnd(position.line)))];
   }
 
-  private report(rule: string, span: Span, message: string, fixes: Array<{ title: string; edit: OffsetEdit }> = []): void {
-    const finding: Finding = { rule, severity: 'error', file: this.contract.path, range: this.lines.range(span[0], span[1]), message, job: null };
+  private report(meta: RuleMeta, span: Span, message: string, fixes: Array<{ title: string; edit: OffsetEdit }> = []): void {
+    const finding: Finding = { rule: meta.id, severity: 'error', file: this.contract.path, range: this.lines.range(span[0], span[1]), message, job: null };
     if (fixes.length > 0)
       finding.fixes = fixes.map(({ title, edit }) => ({ title, edits: [{ file: this.contract.path, range: this.lines.range(edit.start, edit.end), newText: edit.newText }], preferred: true }));
     this.findings.push(finding);

@@ -9,6 +9,7 @@
 // stands for it. Only flux-substitution-syntax is held, only in the editor (the
 // audit and the CLI always report it); every other finding is published at once.
 import { LineIndex } from '../yaml/line-index';
+import { fluxSubstitutionSyntax } from '../rules/flux-substitution-syntax';
 import type { Finding } from '../base/types';
 
 /** The most recent edit of a document: what it inserted, as offsets in the current text. */
@@ -17,7 +18,7 @@ export interface RecentEdit {
   end: number;
 }
 
-export const HELD_RULE = 'flux-substitution-syntax';
+export const HELD_RULE = fluxSubstitutionSyntax.meta.id;
 
 /**
  * Whether the expression starting at `start` (its finding ends at `end`) is incomplete and the edit

@@ -5,14 +5,14 @@ import type { Contract, TtlListName } from '../contract/model';
 import { coverageOf } from '../contract/coverage';
 import type { FileRole } from './repo-index';
 import { contractEntryEdit, contractListEdit } from '../contract/edit';
-import type { DocumentRuleContext, RepositoryFacts } from '../rules/document-rule';
 import { isJobDocument, jobFacts } from '../k8s/jobs';
-import { DOCUMENT_RULES, JOB_RULES } from '../rules';
-import type { JobRuleContext } from '../rules/rule';
+import { DOCUMENT_CHECKS, JOB_CHECKS } from '../rules/registry';
+import type { DocumentRuleContext, JobRuleContext, RepositoryFacts } from '../rules/rule';
+import { makeFinding } from '../rules/finding';
+import { syntaxFinding } from '../rules/yaml-syntax';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { parseYamlFile, ParsedDocument } from '../yaml/documents';
-import { YAML_SYNTAX } from '../rules/catalogue';
 import { buildersIn, FluxFileContext } from '../flux/substitution/regions';
 import { documentSubstitutionFindings, generatorSubstitutionFindings } from './substitution-findings';
 import type { OffsetEdit } from '../yaml/edit';
@@ -96,12 +96,12 @@ export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]):
       );
     if (!resourceRules) continue;
     const documentContext = documentRuleContext(input, lines);
-    for (const rule of DOCUMENT_RULES) pushAll(findings, rule.check(parsed, documentContext));
+    for (const check of DOCUMENT_CHECKS) pushAll(findings, check(parsed, documentContext));
     if (!isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
     jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
     const context = jobRuleContext(input, lines, job.name);
-    for (const rule of JOB_RULES) findings.push(...rule.check(job, context));
+    for (const check of JOB_CHECKS) findings.push(...check(job, context));
   }
   return { findings, jobs };
 }
@@ -109,12 +109,6 @@ export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]):
 /** `target.push(...items)` for any length: spreading 120,000 findings into push() overflows the stack. */
 export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
-}
-
-/** A document's first YAML error (one per document: the rest usually follow from it). */
-function syntaxFinding(file: string, lines: LineIndex, parsed: ParsedDocument): Finding {
-  const error = parsed.errors[0];
-  return makeFinding(YAML_SYNTAX, file, lines, [error.start, error.end], `Not valid YAML: ${error.message}`, null);
 }
 
 /**
@@ -126,12 +120,6 @@ export function syntaxOnlyAnalysis(file: string, text: string, documents: Parsed
   if (broken.length === 0) return { findings: [], jobs: [] };
   const lines = new LineIndex(text);
   return { findings: broken.map((parsed) => syntaxFinding(file, lines, parsed)), jobs: [] };
-}
-
-export function makeFinding(meta: RuleMeta, file: string, lines: LineIndex, span: [number, number], message: string, job: string | null, fixes?: Fix[]): Finding {
-  const finding: Finding = { rule: meta.id, severity: meta.defaultSeverity === 'off' ? 'info' : meta.defaultSeverity, file, range: lines.range(span[0], span[1]), message, job };
-  if (fixes && fixes.length > 0) finding.fixes = fixes;
-  return finding;
 }
 
 function fileFix(file: string, lines: LineIndex, title: string, edits: OffsetEdit[], preferred?: boolean): Fix {

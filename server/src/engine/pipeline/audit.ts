@@ -1,13 +1,13 @@
 // The whole-repository audit: the same per-file analysis the editor runs,
 // over every file under `jobs.include`, then the contract checks and the
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
-import { FileAnalysis, JobRecord, makeFinding, pushAll } from './analyze';
+import { FileAnalysis, JobRecord, pushAll } from './analyze';
 import { coverageOf } from '../contract/coverage';
-import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, withGraphProblems } from './repo-analysis';
+import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';
 import { documentMayMatter } from './incremental';
-import { checkContractEntries, checkExternalAccounts, checkFluxEntries, FileJobs, noJobsFinding } from '../contract/checks';
+import { checkFluxEntries, FileJobs } from '../contract/checks';
 import { loadContract } from '../contract/load';
 import type { Contract, Settings } from '../contract/model';
 import { CONTRACT_FILE_NAME } from '../contract/model';
@@ -15,13 +15,15 @@ import type { InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
 import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
-import { FILE_SKIPPED, YAML_SYNTAX } from '../rules/catalogue';
-import { RULE_IDS } from '../rules';
+import { unreadableContractFinding } from '../rules/contract-invalid';
+import { noJobsFinding } from '../rules/contract-no-jobs';
+import { skippedFinding } from '../rules/file-skipped';
+import { fluxSubstitutionBareDollar } from '../rules/flux-substitution-bare-dollar';
+import { RULE_IDS } from '../rules/registry';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
-import { DIRECTIVE, withDirectives } from './directives';
-import { applySeverities } from './severity';
-import { LineIndex } from '../yaml/line-index';
+import { DIRECTIVE } from '../rules/support/directive';
 import type { Finding } from '../base/types';
+import { NO_ANALYSIS, fileJobs, contractEntryFindings, fileFindings } from './file-findings';
 
 export interface Summary {
   files: number;
@@ -57,7 +59,7 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
     // It exists: a fix that "creates" it would write into bytes nobody read.
     loaded.contract.exists = true;
     loaded.contract.unreadable = true;
-    loaded.findings.push({ rule: 'contract-invalid', severity: 'error', file: path, range: new LineIndex('').range(0, 0), message: `The contract file cannot be read: ${read.reason}.`, job: null });
+    loaded.findings.push(unreadableContractFinding(path, read.reason));
   }
   return loaded;
 }
@@ -110,12 +112,6 @@ export async function readInputs(fs: RepoFs, index: RepoIndex, texts?: Map<strin
     if (read.kind === 'text') index.recordInput(path, detached(inputFacts(path, read.text)));
   }
   return paths;
-}
-
-/** A finding for a file that could not be analysed. */
-export function skippedFinding(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding {
-  const meta = read.notYaml ? YAML_SYNTAX : FILE_SKIPPED;
-  return makeFinding(meta, path, new LineIndex(''), [0, 0], `Not analysed: ${read.reason}.`, null);
 }
 
 /** What pass 1 learns of some files: their summaries, the analysis of those that need only a syntax check, the rest. */
@@ -188,7 +184,7 @@ export const PARSE_BUDGET_CHARS = { local: 4 << 20, worker: 1 << 20 };
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
 export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: KeptFiles, inputs = false): Promise<ScanResult> {
   const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
-  const bareDollar = (contract.rules['flux-substitution-bare-dollar'] ?? 'off') !== 'off';
+  const bareDollar = (contract.rules[fluxSubstitutionBareDollar.meta.id] ?? 'off') !== 'off';
   for (const path of paths) {
     const read = await fs.read(path);
     if (read.kind === 'text' && read.text.includes(DIRECTIVE)) result.directives.push(path);
@@ -278,7 +274,6 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   // Workers start (load their code) while this thread lists the files.
   const executor = options.executor?.(contract) ?? localExecutor(fs, contract, options.head);
   const files = (await fs.listFiles()).sort();
-  const findings: Finding[] = [...contractFindings];
 
   // Pass 1: every file is read and parsed once, for the index and its syntax. Files that can
   // need more than a syntax check wait for the model the others complete.
@@ -290,7 +285,7 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   data.inputs = inputs.inputs;
   for (const [path, facts] of inputs.inputs) index.recordInput(path, facts);
   await readKustomizeTexts(fs, index);
-  const analyses = new Map<string, FileAnalysis | null>(scanned.analyses);
+  const analyses = new Map<string, FileAnalysis>(scanned.analyses);
 
   // Pass 2: with the model complete, the files that need rules.
   const waiting = [...new Set([...scanned.waiting, ...inputs.waiting])].filter((path) => isAnalyzed(contract, index, path));
@@ -303,49 +298,51 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
     return analyzeInRepo(index, contract, path, text, undefined, headText);
   };
-  // The model's problems where they live, now that every file's names are known; a file the audit
-  // does not otherwise look at (a Kustomization outside jobs.include) still shows them.
-  // An undefined name that may come from an outside source gets its declare fix there too.
-  const declarable = [...analyses].filter(([, analysis]) => analysis?.findings.some((finding) => finding.declarable)).map(([path]) => path);
-  for (const path of new Set([...index.graphProblems().map((problem) => problem.file), ...declarable])) {
+  const readText = async (path: string) => {
     const read = await fs.read(path);
-    if (read.kind === 'text') analyses.set(path, withGraphProblems(index, contract, path, read.text, analyses.get(path) ?? { findings: [], jobs: [] }));
-  }
-  for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, { findings: [], jobs: [] });
-  for (const analysis of analyses.values()) if (analysis) pushAll(findings, analysis.findings);
+    return read.kind === 'text' ? read.text : undefined;
+  };
+  // The model's problems are reported where they live, now that every file's names are known: a
+  // file the audit does not otherwise look at (a Kustomization outside jobs.include) too.
+  const problemFiles = new Set(index.graphProblems().map((problem) => problem.file));
+  for (const path of problemFiles) if (!analyses.has(path) && (await readText(path)) !== undefined) analyses.set(path, NO_ANALYSIS);
+  // Helm templates are not YAML until rendered: nothing is reported in them.
+  for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, NO_ANALYSIS);
 
   // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
   const jobsIn = new Map<string, FileJobs>();
   for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
     if (jobsIn.has(entry.file)) continue;
-    let analysis = analyses.get(entry.file);
-    if (analysis === undefined) {
-      const read = await fs.read(entry.file);
-      analysis = read.kind === 'text' ? await analyzeText(entry.file, read.text) : read.kind === 'skipped' ? { findings: [], jobs: [] } : null;
-    }
-    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : { exists: false });
+    const analysis = analyses.get(entry.file);
+    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : await fileJobs(await fs.read(entry.file), (text) => analyzeText(entry.file, text)));
   }
-  pushAll(
-    findings,
-    checkContractEntries(contract, (file) => jobsIn.get(file)!),
-  );
-  pushAll(findings, checkExternalAccounts(contract, index));
-  pushAll(findings, checkFluxEntries(contract, index));
+  const contractFile = [...contractFindings, ...contractEntryFindings(contract, index, (file) => jobsIn.get(file)!), ...checkFluxEntries(contract, index)];
 
-  const counted = [...analyses.entries()].filter(([path, analysis]) => analysis && resourceRulesApply(contract, index, path));
+  const counted = [...analyses.entries()].filter(([path]) => resourceRulesApply(contract, index, path));
   const summary = summarize(
     contract,
-    counted.map(([path, analysis]) => ({ path, jobs: analysis!.jobs })),
+    counted.map(([path, analysis]) => ({ path, jobs: analysis.jobs })),
   );
   // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
-  if (summary.jobs === 0 && contract.exists) findings.push(noJobsFinding(contract));
-  // Directives count where the engine looks (the editor asks the same), so an unused one is reported in both.
-  const texts = new Map<string, string>();
-  for (const path of [...scanned.directives, ...inputs.directives]) {
-    const read = analyses.has(path) || isAnalyzed(contract, index, path) ? await fs.read(path) : undefined;
-    if (read?.kind === 'text') texts.set(path, read.text);
+  if (summary.jobs === 0 && contract.exists) contractFile.push(noJobsFinding(contract));
+
+  // Each file's findings, as the editor shows them (file-findings.ts). Directives count where the
+  // engine looks (the editor asks the same), so an unused one is reported in both.
+  const directiveFiles = new Set([...scanned.directives, ...inputs.directives]);
+  const findings: Finding[] = [];
+  const report = async (path: string, analysis: FileAnalysis) => {
+    const chart = index.roleOf(path) === 'chart-template';
+    const text = (problemFiles.has(path) && !chart) || directiveFiles.has(path) ? await readText(path) : undefined;
+    const other = path === contract.path ? contractFile : [];
+    pushAll(findings, fileFindings({ index, contract, path, text, analysis, other, modelProblems: !chart }));
+  };
+  for (const [path, analysis] of analyses) await report(path, analysis);
+  for (const path of directiveFiles) if (!analyses.has(path) && path !== contract.path && isAnalyzed(contract, index, path)) await report(path, NO_ANALYSIS);
+  if (!analyses.has(contract.path)) {
+    const text = directiveFiles.has(contract.path) && isAnalyzed(contract, index, contract.path) ? await readText(contract.path) : undefined;
+    pushAll(findings, fileFindings({ index, contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }));
   }
-  const final = sortFindings(withDirectives(applySeverities(findings, contract.rules), texts, contract.rules));
+  const final = sortFindings(findings);
   summary.errors = final.filter((finding) => finding.severity === 'error').length;
   summary.warnings = final.filter((finding) => finding.severity === 'warning').length;
   return { contract, findings: final, summary };

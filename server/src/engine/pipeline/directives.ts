@@ -6,15 +6,17 @@
 // generator reads). The reason after `--` is required: a directive without
 // one (or with the placeholder a quick fix writes) is reported, and so is a
 // directive that silences nothing (a rule that no longer fires, a misspelt id).
-import { makeFinding } from './analyze';
-import { RULE_IDS } from '../rules';
-import { DIRECTIVE_REASON_MISSING, DIRECTIVE_UNUSED } from '../rules/catalogue';
+import { RULE_IDS } from '../rules/registry';
+import { directiveReasonMissing, reasonMissingFinding } from '../rules/directive-reason-missing';
+import { directiveUnused, idleDirectiveFinding, unknownRulesFinding } from '../rules/directive-unused';
+import { DIRECTIVE } from '../rules/support/directive';
 import { applySeverities } from './severity';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding, Fix, SeveritySetting } from '../base/types';
 import { DIRECTIVE_REASON_PLACEHOLDER } from '../base/placeholders';
 
-export const DIRECTIVE = 'flux-job-guard-disable-next-line';
+/** The rules a directive reports: never silenced by one, never offered the fix that writes one. */
+const DIRECTIVE_RULES: ReadonlySet<string> = new Set([directiveUnused.meta.id, directiveReasonMissing.meta.id]);
 
 interface Directive {
   line: number;
@@ -56,7 +58,7 @@ export function applyDirectives(file: string, text: string, findings: Finding[],
   const byLine = new Map(directives.map((directive) => [directive.line, directive]));
   const kept = findings.filter((finding) => {
     const directive = byLine.get(finding.range.start.line - 1);
-    if (!directive || finding.file !== file || finding.rule.startsWith('directive-')) return true;
+    if (!directive || finding.file !== file || DIRECTIVE_RULES.has(finding.rule)) return true;
     if (directive.rules.length > 0 && !directive.rules.includes(finding.rule)) return true;
     directive.used.add(finding.rule);
     return false;
@@ -74,25 +76,9 @@ export function applyDirectives(file: string, text: string, findings: Finding[],
         },
       ],
     };
-    if (unknown.length > 0)
-      kept.push(makeFinding(DIRECTIVE_UNUSED, file, lines, directive.span, `The directive names ${unknown.map((rule) => `\`${rule}\``).join(', ')}, which is no rule of Flux Job Guard.`, null));
-    else if (directive.used.size === 0 || idle.length > 0) {
-      const what = directive.rules.length === 0 ? 'no finding' : `no ${idle.map((rule) => `\`${rule}\``).join(', ')} finding`;
-      kept.push(
-        makeFinding(
-          DIRECTIVE_UNUSED,
-          file,
-          lines,
-          directive.span,
-          `The directive silences ${what} on the next line: remove it (or move it above the finding).`,
-          null,
-          directive.used.size === 0 ? [remove] : undefined,
-        ),
-      );
-    }
-    if (directive.reason === '' || directive.reason.startsWith('TODO')) {
-      kept.push(makeFinding(DIRECTIVE_REASON_MISSING, file, lines, directive.span, `The directive gives no reason: write why after \`--\` (${DIRECTIVE} <rule> -- <reason>).`, null));
-    }
+    if (unknown.length > 0) kept.push(unknownRulesFinding(file, lines, directive.span, unknown));
+    else if (directive.used.size === 0 || idle.length > 0) kept.push(idleDirectiveFinding(file, lines, directive.span, directive.rules, idle, directive.used.size === 0 ? [remove] : undefined));
+    if (directive.reason === '' || directive.reason.startsWith('TODO')) kept.push(reasonMissingFinding(file, lines, directive.span));
   }
   return kept;
 }
@@ -157,7 +143,7 @@ export function withDisableFixes(findings: Finding[], file: string, text: string
 }
 
 function disableFix(finding: Finding, text: string, lines: LineIndex): Fix | null {
-  if (finding.rule.startsWith('directive-') || !HASH_COMMENTS.test(finding.file)) return null;
+  if (DIRECTIVE_RULES.has(finding.rule) || !HASH_COMMENTS.test(finding.file)) return null;
   const line = finding.range.start.line;
   const content = lines.lineText(line);
   const yaml = /\.ya?ml$|(^|\/)Kustomization$/i.test(finding.file);

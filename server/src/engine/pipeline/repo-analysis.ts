@@ -2,16 +2,16 @@
 // patch, chart template, generator input), the Flux Kustomizations that build
 // it, and the model's problems that live in it. The audit and the server both
 // call this, so the editor and the CLI cannot disagree.
-import { analyzeFile, FileAnalysis, FileInput, makeFinding } from './analyze';
-import type { RepositoryFacts } from '../rules/document-rule';
-import { addNameFix, declareSourceFixes } from '../contract/variables-edit';
-import { sourceFor } from '../flux/model/outside-sources';
+import { analyzeFile, FileAnalysis, FileInput } from './analyze';
+import type { RepositoryFacts } from '../rules/rule';
+import { declareFixes } from '../rules/flux-substitution-undefined';
 import type { Contract } from '../contract/model';
 import type { FluxFileContext } from '../flux/substitution/regions';
 import { isKustomizationFile } from '../flux/facts/model';
 import { isYamlPath } from '../base/paths';
 import type { RepoIndex } from './repo-index';
-import { ruleMeta } from '../rules';
+import { ruleOfProblem } from '../rules/registry';
+import { makeFinding } from '../rules/finding';
 import { isAudited, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
@@ -57,37 +57,32 @@ export function analysisInput(index: RepoIndex, contract: Contract, path: string
 }
 
 export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string, text: string, documents?: ParsedDocument[], headText?: string | null): FileAnalysis {
-  return withGraphProblems(index, contract, path, text, analyzeFile(analysisInput(index, contract, path, text, headText), documents));
+  return withGraphProblems(index, contract, path, text, withDeclareFixes(index, contract, analyzeFile(analysisInput(index, contract, path, text, headText), documents)));
 }
 
 /**
- * Adds the model's problems (references, invalid names, roots, outside sources) that live in this
- * file, and to an undefined name that may come from an outside source the fix that declares it
- * (both need the whole repository's names, which only the index knows).
+ * To an undefined name that may come from an outside source, the fixes that declare it there
+ * (flux-substitution-undefined's declareFixes): they need every name the repository uses from the
+ * source, which only the index knows, so they are added here, after the file's own analysis.
  */
-export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
-  const problems = index.graphProblemsIn(path);
-  const declarable = analysis.findings.some((finding) => finding.declarable);
-  if (problems.length === 0 && !declarable) return analysis;
-  const findings = declarable ? analysis.findings.map((finding) => (finding.declarable ? withDeclareFixes(index, contract, finding) : finding)) : analysis.findings;
-  if (problems.length === 0) return { ...analysis, findings };
-  const lines = new LineIndex(text);
-  const graphFindings = problems.map((problem): Finding => {
-    const made = makeFinding(ruleMeta(problem.rule)!, path, lines, problem.span, problem.message, null);
-    const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
-    if (problem.related && problem.related.length > 0) finding.related = problem.related;
-    const fixes = problem.declare ? declareSourceFixes(contract, problem.declare) : [];
-    return fixes.length > 0 ? { ...finding, fixes } : finding;
-  });
-  return { ...analysis, findings: [...findings, ...graphFindings] };
+export function withDeclareFixes(index: RepoIndex, contract: Contract, analysis: FileAnalysis): FileAnalysis {
+  if (!analysis.findings.some((finding) => finding.declarable)) return analysis;
+  const sources = index.outsideSources();
+  return { ...analysis, findings: analysis.findings.map((finding) => declareFixes(finding, sources, contract)) };
 }
 
-/** An undefined name's fixes, plus one per outside source it may be declared for (with every name used from that source). */
-function withDeclareFixes(index: RepoIndex, contract: Contract, finding: Finding): Finding {
-  const { name, sources } = finding.declarable!;
-  const model = index.outsideSources();
-  const fixes = sources
-    .map((source) => addNameFix(contract, { ...source, names: sourceFor(model, source.kind, source.name, source.namespace)?.names ?? [] }, name))
-    .filter((fix): fix is NonNullable<typeof fix> => fix !== null);
-  return fixes.length > 0 ? { ...finding, fixes: [...(finding.fixes ?? []), ...fixes] } : finding;
+/** Adds the model's problems (references, invalid names, roots, outside sources) that live in this file, as their rules report them. */
+export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
+  const problems = index.graphProblemsIn(path);
+  if (problems.length === 0) return analysis;
+  const lines = new LineIndex(text);
+  const graphFindings = problems.map((problem): Finding => {
+    const rule = ruleOfProblem(problem.kind);
+    const made = makeFinding(rule.meta, path, lines, problem.span, problem.message, null);
+    const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
+    if (problem.related && problem.related.length > 0) finding.related = problem.related;
+    const fixes = rule.model?.fixes?.(problem, contract) ?? [];
+    return fixes.length > 0 ? { ...finding, fixes } : finding;
+  });
+  return { ...analysis, findings: [...analysis.findings, ...graphFindings] };
 }

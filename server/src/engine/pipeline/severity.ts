@@ -1,6 +1,6 @@
 // Severity overrides: the contract's `rules:` map (merged over editor
 // settings) replaces a rule's default; `off` drops its findings.
-import { ruleMeta } from '../rules';
+import { ruleMeta } from '../rules/registry';
 import type { Finding, SeveritySetting } from '../base/types';
 
 export function applySeverities(findings: Finding[], overrides: Record<string, SeveritySetting>): Finding[] {

@@ -4,9 +4,8 @@
 // flags a needless `$$`.
 import type { Finding, Fix, RuleMeta } from '../base/types';
 import { documentRegions, generatorRegions, type FluxFileContext, type SubstitutedRegion } from '../flux/substitution/regions';
-import { SUBSTITUTION_RULES } from '../rules';
-import { fluxSubstitutionNeedlessEscape } from '../rules/flux-substitution-needless-escape';
-import type { SubstitutionContext } from '../rules/substitution-rule';
+import { NOT_SUBSTITUTED_CHECKS, SUBSTITUTED_CHECKS } from '../rules/registry';
+import type { SubstitutionContext } from '../rules/rule';
 import type { ParsedDocument } from '../yaml/documents';
 import type { OffsetEdit } from '../yaml/edit';
 
@@ -26,12 +25,12 @@ export function generatorSubstitutionFindings(text: string, flux: FluxFileContex
 
 function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
   const { occurrences } = region;
-  const rules = region.substituting.length > 0 ? SUBSTITUTION_RULES : [fluxSubstitutionNeedlessEscape];
+  const checks = region.substituting.length > 0 ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
   const findings: Finding[] = [];
   const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, optedOut: region.optedOut ?? [], strict: flux.strict, occurrences, index: 0, text, finding, fix };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
-    for (const rule of rules) findings.push(...rule.check(occurrence, context));
+    for (const check of checks) findings.push(...check(occurrence, context));
   });
   if (!region.fixes || region.fixes.length === 0) return findings;
   return findings.map((found) => {

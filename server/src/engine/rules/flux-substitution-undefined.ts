@@ -1,66 +1,94 @@
 /**
- * flux-substitution-undefined: a well-formed `${NAME}` (or `${NAME<op>...}`
- * without a default operator) that no `substitute` key or in-repository
- * `substituteFrom` object defines. Flux blanks it, or with strict
- * substitution (the default since Flux 2.9) fails the whole reconcile. When a
- * `substituteFrom` object is not in the repository the name may come from it:
- * such a source is reported once (flux-variables-unknown), not at every use,
- * until the contract declares its names. A name only an optional source that
- * nothing creates could define is a warning: Flux goes on without the object.
- * Fixes: escape to `$${NAME}` where a shell reads the text, define it, give it
- * a default, declare it for its outside source (repo-analysis.ts).
+ * flux-substitution-undefined (error): a well-formed `${NAME}` (or `${NAME<op>...}` without a
+ * default operator), nested ones included, that no `substitute` key or in-repository
+ * `substituteFrom` object of a Kustomization that substitutes the text defines. A Kustomization
+ * whose `substituteFrom` names an object outside the repository may define any name: such a source
+ * is reported once (flux-variables-unknown), not at every use, until the contract declares its
+ * names. A name only an optional source that nothing creates could define is a warning: Flux goes
+ * on without the object, and then blanks the name.
+ *
+ * Why it matters: Flux blanks the name, or with strict substitution (the default since Flux 2.9)
+ * fails the whole reconcile.
+ *
+ * Example:
+ *   command: ["sh", "-c", "echo ${HOME}"]   # ← meant for the shell: write $${HOME}
+ *
+ * Fix: where a shell reads the text, escape it to `$${NAME}`; else define the name where the
+ * Kustomization takes its variables, or give it a default (`${NAME:=…}`); where it may come from
+ * an outside source the contract declares (or an optional one nothing creates), add it to that
+ * source's names in `flux.variables` (declareFixes: the pipeline adds it, as it needs every name
+ * the repository uses from the source).
  */
-import { FLUX_UNDEFINED } from './catalogue';
-import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy, SubstitutionRule } from './substitution-rule';
+import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy } from './support/substitution';
+import type { Rule } from './rule';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Finding, Fix } from '../base/types';
 import type { Builder } from '../flux/model/world';
+import type { Contract } from '../contract/model';
+import { OutsideSource, sourceFor } from '../flux/model/outside-sources';
+import { addNameFix } from '../contract/variables-edit';
 
-export const fluxSubstitutionUndefined: SubstitutionRule = {
-  meta: FLUX_UNDEFINED,
-  check(occurrence, context) {
-    const top = occurrence.occurrence;
-    if (top.kind !== 'expression') return [];
-    const findings: Finding[] = [];
-    // Nested `${...}` inside a default are evaluated too (strict mode fails on them first).
-    const stack: ExpressionOccurrence[] = [top];
-    while (stack.length > 0) {
-      const expression = stack.pop()!;
-      stack.push(...expression.nested);
-      if (expression.hasDefault || expression.name === null) continue;
-      // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
-      const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
-      if (undefinedIn.length === 0) continue;
-      const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
-      const written = occurrence.value.slice(expression.start, expression.end);
-      // An optional source nothing creates: Flux goes on without it, and then this name is undefined.
-      const optional = absentOptionalSources(undefinedIn);
-      const onlyOptional = undefinedIn.every((builder) => builder.vars!.outside.some((entry) => entry.state === 'optional-absent'));
-      let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}`;
-      message +=
-        optional.length > 0
-          ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).`
-          : '.';
-      message += occurrence.shell
-        ? ` If the shell should see it, write $${written}.`
-        : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
-      const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
-      // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
-      // should give it a value: define it where the Kustomization takes its variables, or give it a default.
-      const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
-      const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
-      const fallback = defaultFix(context, occurrence, expression, span);
-      if (fallback) fixes.push(fallback);
-      const found = context.finding(this.meta, span, message, fixes, onlyOptional ? 'warning' : undefined);
-      found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
-      // The contract may say the name comes from one of their outside sources: repo-analysis.ts adds that fix.
-      const sources = declarableSources(undefinedIn);
-      if (sources.length > 0) found.declarable = { name: expression.name, sources };
-      findings.push(found);
-    }
-    return findings;
+export const fluxSubstitutionUndefined: Rule = {
+  meta: { id: 'flux-substitution-undefined', defaultSeverity: 'error', summary: 'A ${NAME} that no Flux variable defines.' },
+  check: {
+    substituted(occurrence, context) {
+      const top = occurrence.occurrence;
+      if (top.kind !== 'expression') return [];
+      const findings: Finding[] = [];
+      // Nested `${...}` inside a default are evaluated too (strict mode fails on them first).
+      const stack: ExpressionOccurrence[] = [top];
+      while (stack.length > 0) {
+        const expression = stack.pop()!;
+        stack.push(...expression.nested);
+        if (expression.hasDefault || expression.name === null) continue;
+        // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
+        const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
+        if (undefinedIn.length === 0) continue;
+        const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
+        const written = occurrence.value.slice(expression.start, expression.end);
+        // An optional source nothing creates: Flux goes on without it, and then this name is undefined.
+        const optional = absentOptionalSources(undefinedIn);
+        const onlyOptional = undefinedIn.every((builder) => builder.vars!.outside.some((entry) => entry.state === 'optional-absent'));
+        let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}`;
+        message +=
+          optional.length > 0
+            ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).`
+            : '.';
+        message += occurrence.shell
+          ? ` If the shell should see it, write $${written}.`
+          : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
+        const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
+        // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
+        // should give it a value: define it where the Kustomization takes its variables, or give it a default.
+        const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
+        const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
+        const fallback = defaultFix(context, occurrence, expression, span);
+        if (fallback) fixes.push(fallback);
+        const found = context.finding(fluxSubstitutionUndefined.meta, span, message, fixes, onlyOptional ? 'warning' : undefined);
+        found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
+        // The contract may say the name comes from one of their outside sources: the pipeline adds that fix (declareFixes).
+        const sources = declarableSources(undefinedIn);
+        if (sources.length > 0) found.declarable = { name: expression.name, sources };
+        findings.push(found);
+      }
+      return findings;
+    },
   },
 };
+
+/**
+ * The finding's fixes, plus one per outside source its name may be declared for, each adding the
+ * name and every other name the repository uses from that source (the model of outside sources
+ * knows them), so that applying it leaves no new error.
+ */
+export function declareFixes(finding: Finding, sources: readonly OutsideSource[], contract: Contract): Finding {
+  if (!finding.declarable) return finding;
+  const { name } = finding.declarable;
+  const fixes = finding.declarable.sources
+    .map((source) => addNameFix(contract, { ...source, names: sourceFor(sources, source.kind, source.name, source.namespace)?.names ?? [] }, name))
+    .filter((fix): fix is Fix => fix !== null);
+  return fixes.length > 0 ? { ...finding, fixes: [...(finding.fixes ?? []), ...fixes] } : finding;
+}
 
 /** The optional sources nothing creates that the builders read: `Secret x`. */
 function absentOptionalSources(builders: Builder[]): string[] {

@@ -1,16 +1,25 @@
 /**
- * pod-tmp-handoff: a path under `/tmp` appears in the command, args or env
- * of two or more containers of one pod (init or regular), and `/tmp` (or the
- * path's folder) is not a volume mounted in each of them. Every container has
- * its own `/tmp`: the next step reads nothing. Fix (one edit): move the paths
- * to a shared `emptyDir` volume mounted at `/work` in each container.
+ * pod-tmp-handoff (warning): in one pod (a Job, CronJob, Deployment, StatefulSet, DaemonSet,
+ * Pod ...), a path under `/tmp` appears in the command, args or env of two or more containers
+ * (init or regular), and `/tmp` (or the path's folder) is not one volume mounted in each.
+ *
+ * Why it matters: every container has its own `/tmp`: what an init container writes there, the
+ * next container does not find, and the Job fails (or worse, goes on without it).
+ *
+ * Example:
+ *   initContainers:
+ *     - command: ["sh", "-c", "fetch > /tmp/dump.sql"]
+ *   containers:
+ *     - command: ["psql", "-f", "/tmp/dump.sql"]   # ← another /tmp
+ *
+ * Fix (one edit): the paths move to `/work`, an `emptyDir` volume `work` mounted at `/work` in
+ * each of those containers.
  */
 import { forEachStringScalar, offsetMap } from '../flux/substitution/scalars';
 import { Container, podTemplate } from '../k8s/pods';
 import { asMap, asSeq, getNode, getString, isSeq, ParsedDocument, YAMLMap } from '../yaml/documents';
 import { appendListEntry, OffsetEdit } from '../yaml/edit';
-import { POD_TMP_HANDOFF } from './catalogue';
-import type { DocumentRule } from './document-rule';
+import type { Rule } from './rule';
 
 const TMP_PATH = /(?<![\w./-])\/tmp\/[^\s"'`;|&()<>]+/g;
 export const SHARED_VOLUME = { name: 'work', mountPath: '/work' };
@@ -54,36 +63,38 @@ function volumeOver(parsed: ParsedDocument, container: Container, path: string):
   return null;
 }
 
-export const podTmpHandoff: DocumentRule = {
-  meta: POD_TMP_HANDOFF,
-  check(parsed, context) {
-    if (!parsed.source.slice(parsed.base, parsed.end).includes('/tmp/')) return [];
-    const pod = podTemplate(parsed);
-    if (!pod || pod.containers.length < 2) return [];
-    const uses = pod.containers.flatMap((container) => tmpPaths(parsed, container));
-    const byPath = new Map<string, PathUse[]>();
-    for (const use of uses) byPath.set(use.path, [...(byPath.get(use.path) ?? []), use]);
-    const findings = [];
-    for (const [path, pathUses] of byPath) {
-      const containers = [...new Set(pathUses.map((use) => use.container))];
-      if (containers.length < 2) continue;
-      const volumes = containers.map((container) => volumeOver(parsed, container, path));
-      if (volumes.every((volume) => volume !== null && volume === volumes[0])) continue;
-      const at = pathUses.find((use) => use.container === containers[1])!;
-      const names = containers.map((container) => `"${container.name}"`);
-      const listed = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-      const message = `Containers ${listed} all use ${path}, but each container has its own /tmp: the file one writes is not there for the others. Hand it over a shared volume (an emptyDir mounted in each container, e.g. at ${SHARED_VOLUME.mountPath}).`;
-      const edits = handoffEdits(
-        parsed,
-        context.text,
-        pod.spec,
-        containers,
-        uses.filter((use) => containers.includes(use.container)),
-      );
-      const fixes = edits ? [context.fix(`Move the /tmp hand-off to a shared emptyDir volume at ${SHARED_VOLUME.mountPath}`, edits, true)] : [];
-      findings.push(context.finding(this.meta, at.span, message, fixes, pod.kind === 'Job' ? pod.name : null));
-    }
-    return findings;
+export const podTmpHandoff: Rule = {
+  meta: { id: 'pod-tmp-handoff', defaultSeverity: 'warning', summary: 'Containers of one pod hand a file over /tmp, which each container has its own of.' },
+  check: {
+    document(parsed, context) {
+      if (!parsed.source.slice(parsed.base, parsed.end).includes('/tmp/')) return [];
+      const pod = podTemplate(parsed);
+      if (!pod || pod.containers.length < 2) return [];
+      const uses = pod.containers.flatMap((container) => tmpPaths(parsed, container));
+      const byPath = new Map<string, PathUse[]>();
+      for (const use of uses) byPath.set(use.path, [...(byPath.get(use.path) ?? []), use]);
+      const findings = [];
+      for (const [path, pathUses] of byPath) {
+        const containers = [...new Set(pathUses.map((use) => use.container))];
+        if (containers.length < 2) continue;
+        const volumes = containers.map((container) => volumeOver(parsed, container, path));
+        if (volumes.every((volume) => volume !== null && volume === volumes[0])) continue;
+        const at = pathUses.find((use) => use.container === containers[1])!;
+        const names = containers.map((container) => `"${container.name}"`);
+        const listed = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+        const message = `Containers ${listed} all use ${path}, but each container has its own /tmp: the file one writes is not there for the others. Hand it over a shared volume (an emptyDir mounted in each container, e.g. at ${SHARED_VOLUME.mountPath}).`;
+        const edits = handoffEdits(
+          parsed,
+          context.text,
+          pod.spec,
+          containers,
+          uses.filter((use) => containers.includes(use.container)),
+        );
+        const fixes = edits ? [context.fix(`Move the /tmp hand-off to a shared emptyDir volume at ${SHARED_VOLUME.mountPath}`, edits, true)] : [];
+        findings.push(context.finding(podTmpHandoff.meta, at.span, message, fixes, pod.kind === 'Job' ? pod.name : null));
+      }
+      return findings;
+    },
   },
 };
 

@@ -1,12 +1,19 @@
 /**
- * ttl-invalid: the TTL is not a non-negative integer (a quoted string, a
- * float, a negative number, null). Kubernetes rejects the Job. Fix: write the
- * integer it means, or the required value.
+ * ttl-invalid (error): the TTL is not a non-negative integer: `"86400"`, `8.64e4`, `-1`, `null`,
+ * nothing.
+ *
+ * Why it matters: Kubernetes rejects the Job, and Flux's apply of the whole Kustomization fails.
+ *
+ * Example:
+ *   ttlSecondsAfterFinished: "86400"   # ← a string
+ *
+ * Fix: write the integer it means (preferred, where it spells one), or the required value.
  */
 import { TTL_KEY, TtlFacts } from '../k8s/jobs';
 import type { OffsetEdit } from '../yaml/edit';
 import type { Fix } from '../base/types';
-import { jobLabel, JobRule } from './rule';
+import { jobLabel } from './support/job-label';
+import type { Rule } from './rule';
 
 /** The non-negative integer a wrong TTL spells (`"86400"`, `8.64e4`), or null. */
 export function intendedInteger(source: string): number | null {
@@ -38,20 +45,22 @@ function valueEdit(text: string, ttl: TtlFacts, value: string): OffsetEdit {
   return { start: colonEnd, end: ttl.source === '' ? from + head[0].length : end, newText: ` ${anchor ? anchor + ' ' : ''}${value}` };
 }
 
-export const ttlInvalid: JobRule = {
+export const ttlInvalid: Rule = {
   meta: { id: 'ttl-invalid', defaultSeverity: 'error', summary: 'ttlSecondsAfterFinished is not a non-negative integer.' },
-  check(job, context) {
-    const { ttl } = job;
-    if (!ttl || ttl.value !== null) return [];
-    const required = context.contract.requiredTtl;
-    const fixes: Fix[] = [];
-    const intended = intendedInteger(ttl.source);
-    const replaceWith = (text: string) => [valueEdit(context.text, ttl, text)];
-    if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
-    if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));
-    const shown = ttl.source === '' ? 'no value' : ttl.source;
-    const message = `${TTL_KEY} of ${jobLabel(job)} is ${shown}, not a non-negative integer: Kubernetes rejects the Job. Write it as an integer such as ${intended ?? required}.`;
-    const span: [number, number] = ttl.source === '' ? ttl.keySpan : ttl.valueSpan;
-    return [context.finding(this.meta, span, message, fixes)];
+  check: {
+    job(job, context) {
+      const { ttl } = job;
+      if (!ttl || ttl.value !== null) return [];
+      const required = context.contract.requiredTtl;
+      const fixes: Fix[] = [];
+      const intended = intendedInteger(ttl.source);
+      const replaceWith = (text: string) => [valueEdit(context.text, ttl, text)];
+      if (intended !== null) fixes.push(context.fix(`Write ${TTL_KEY} as the integer ${intended}`, replaceWith(String(intended)), true));
+      if (intended !== required) fixes.push(context.fix(`Set ${TTL_KEY} to ${required}`, replaceWith(String(required)), intended === null));
+      const shown = ttl.source === '' ? 'no value' : ttl.source;
+      const message = `${TTL_KEY} of ${jobLabel(job)} is ${shown}, not a non-negative integer: Kubernetes rejects the Job. Write it as an integer such as ${intended ?? required}.`;
+      const span: [number, number] = ttl.source === '' ? ttl.keySpan : ttl.valueSpan;
+      return [context.finding(ttlInvalid.meta, span, message, fixes)];
+    },
   },
 };

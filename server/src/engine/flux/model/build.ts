@@ -40,15 +40,23 @@ export interface BuiltFile {
   generator?: { config: KustomizeConfig; generator: Generator; input: GeneratorInput };
 }
 
+/**
+ * What the model found wrong, by kind: a reference Flux cannot follow (a path that does not
+ * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
+ * assume, an outside source whose names the repository cannot show (once per source). The rules
+ * say which rule reports each kind (rules/registry.ts).
+ */
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source';
+
 export interface GraphProblem {
-  rule: 'kustomize-reference' | 'flux-substitution-syntax' | 'flux-no-root' | 'flux-variables-unknown';
+  kind: GraphProblemKind;
   file: string;
   span: [number, number];
   message: string;
   severity?: 'error' | 'warning' | 'info';
   /** Other places the problem is about (each Kustomization that takes an outside source). */
   related?: RelatedLocation[];
-  /** flux-variables-unknown: the source to declare, with every name the repository uses from it. */
+  /** outside-source: the source to declare, with every name the repository uses from it. */
   declare?: SourceToDeclare;
 }
 
@@ -121,7 +129,7 @@ class Builder {
 
   run(): Build {
     const k = this.kustomization;
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ rule: 'kustomize-reference', file: k.file, span: span ?? k.span, message });
+    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: k.file, span: span ?? k.span, message });
     const path = resolveSpecPath(k.pathAsWritten);
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
@@ -145,7 +153,7 @@ class Builder {
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
       if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
-      else this.treeProblems.push({ rule: 'kustomize-reference', file: k.file, span: component.span ?? k.span, message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.` });
+      else this.treeProblems.push({ kind: 'broken-reference', file: k.file, span: component.span ?? k.span, message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.` });
     }
     return this.result();
   }
@@ -190,7 +198,7 @@ class Builder {
     this.add(config.file, { role: 'inline', patches });
     // Patch files end up inside the resources they patch, so Flux substitutes their text too.
     for (const patch of config.patches) if (this.hasFile(patch)) this.add(patch, { role: 'patch', patches });
-    const report = (span: [number, number] | null, message: string) => this.treeProblems.push({ rule: 'kustomize-reference', file: config.file, span: span ?? [0, 0], message });
+    const report = (span: [number, number] | null, message: string) => this.treeProblems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
       else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });

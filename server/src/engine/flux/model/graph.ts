@@ -169,12 +169,12 @@ export class FluxGraph {
     for (const { failure, names } of failures.values()) {
       const who = [...names].sort().map((name) => `"${name}"`);
       const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
-      this.report({ rule: 'kustomize-reference', severity: 'error', file: failure.file, span: failure.span, message });
+      this.report({ kind: 'broken-reference', severity: 'error', file: failure.file, span: failure.span, message });
     }
   }
 
   private report(problem: GraphProblem): void {
-    const key = `${problem.rule}:${problem.file}:${problem.span[0]}:${problem.message}`;
+    const key = `${problem.kind}:${problem.file}:${problem.span[0]}:${problem.message}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.problems.push(problem);

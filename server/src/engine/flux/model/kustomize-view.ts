@@ -140,7 +140,7 @@ export class KustomizeView {
   }
 
   private listing(files: KustomizeFiles) {
-    return { filesIn: (dir: string) => this.layout.filesIn(dir), subdirs: (dir: string) => this.layout.subdirs(dir), isFile: files.isFile, isDir: files.isDir };
+    return { filesIn: (dir: string) => this.layout.filesIn(dir), subdirs: (dir: string) => this.layout.subdirs(dir), isFile: (path: string) => files.isFile(path), isDir: (path: string) => files.isDir(path) };
   }
 }
 

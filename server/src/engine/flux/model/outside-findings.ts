@@ -1,8 +1,9 @@
-// flux-variables-unknown: one finding per outside source whose names are
+// The problems of outside sources (kind 'outside-source', reported by
+// rules/flux-variables-unknown.ts): one per outside source whose names are
 // unknown (not per Kustomization, not per use), where it is named first, with
-// every Kustomization that takes it as a related location. Its fix declares
-// the source in the contract with every name the repository uses from it, so
-// the next audit has nothing new to say (repo-analysis.ts writes the edit).
+// every Kustomization that takes it as a related location. The rule's fix
+// declares the source in the contract with every name the repository uses
+// from it (contract/variables-edit.ts), so the next audit has nothing new to say.
 import type { GraphProblem } from './build';
 import type { OutsideSource, OutsideTaker } from './outside-sources';
 import type { FluxKustomization } from '../facts/model';
@@ -17,7 +18,7 @@ export function outsideSourceProblems(sources: readonly OutsideSource[]): GraphP
     const names = [...new Set(unknown.flatMap((t) => t.names))].sort();
     if (names.length === 0) continue;
     problems.push({
-      rule: 'flux-variables-unknown',
+      kind: 'outside-source',
       severity: 'info',
       file: source.file,
       span: source.span,

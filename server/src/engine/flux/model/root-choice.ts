@@ -61,7 +61,7 @@ export class RootChoice {
     const candidates = dedupe([...bootstraps, ...current], reach);
     if (candidates.length > 0) {
       for (const candidate of candidates)
-        if (candidate.assumption) this.model.report({ rule: 'flux-no-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
+        if (candidate.assumption) this.model.report({ kind: 'assumed-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
       return candidates;
     }
     return this.fallbackRoots(unresolved);
@@ -113,7 +113,7 @@ export class RootChoice {
     const first = this.model.kustomizations[0];
     const why = unresolved.length > 0 ? ` (${unresolved.join('; ')})` : '';
     this.model.report({
-      rule: 'flux-no-root',
+      kind: 'assumed-root',
       file: first.file,
       span: first.span,
       severity: 'info',

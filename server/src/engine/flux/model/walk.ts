@@ -127,7 +127,7 @@ export class Walk {
         return found;
       },
       invalidName: (name, located, error) =>
-        this.model.report({ rule: 'flux-substitution-syntax', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
+        this.model.report({ kind: 'invalid-variable-name', file: located.file, span: located.span, message: `Flux fails every Kustomization that uses this variable: ${error}.` }),
     });
   }
 

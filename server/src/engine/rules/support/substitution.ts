@@ -1,35 +1,15 @@
-// What a Flux substitution rule module is: metadata and a check of one
-// occurrence (a `${...}`, a `$$` or a lone `$` inside a scalar) in the
-// context of the Kustomizations that build the file.
-import { NAME_PLACEHOLDER } from '../flux/facts/model';
-import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
-import type { DefinedVariable } from '../flux/model/variables';
-import type { Builder } from '../flux/model/world';
-import type { SourceOccurrence } from '../flux/substitution/scalars';
-import type { Finding, Fix, RelatedLocation, RuleMeta } from '../base/types';
-import type { OffsetEdit } from '../yaml/edit';
-
-export interface SubstitutionContext {
-  /** Builders whose postBuild substitutes this file (empty: no substitution happens). */
-  substituting: Builder[];
-  /** Builders that build the file without substituting it. */
-  plain: Builder[];
-  /** Of `plain`, those whose build opts the text out of substitution (kustomize.toolkit.fluxcd.io/substitute: disabled). */
-  optedOut?: Builder[];
-  strict: boolean;
-  /** All occurrences of the document, for rules that look at neighbours (runs of `$$`). */
-  occurrences: SourceOccurrence[];
-  index: number;
-  /** The whole file's text (occurrence spans are offsets into it). */
-  text: string;
-  finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
-  fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
-}
-
-export interface SubstitutionRule {
-  meta: RuleMeta;
-  check(occurrence: SourceOccurrence, context: SubstitutionContext): Finding[];
-}
+// What the Flux substitution rules share: the fixes they offer (escape the
+// occurrence from Flux, define the name where the Kustomizations take their
+// variables, give it a default), and how their messages name Kustomizations
+// and look a name up in them.
+import { NAME_PLACEHOLDER } from '../../flux/facts/model';
+import type { ExpressionOccurrence } from '../../flux/substitution/envsubst/node';
+import type { DefinedVariable } from '../../flux/model/variables';
+import type { Builder } from '../../flux/model/world';
+import type { SourceOccurrence } from '../../flux/substitution/scalars';
+import type { Fix, RelatedLocation } from '../../base/types';
+import type { OffsetEdit } from '../../yaml/edit';
+import type { SubstitutionContext } from '../rule';
 
 /**
  * `$` inserted before every `$` of an occurrence: `${X}` becomes `$${X}`, which Flux turns back into

@@ -1,5 +1,5 @@
 // The contract file in the editor: key completion and hover from the
-// contract's JSON Schema (engine/services/contract-keys.ts), and the Create
+// contract's JSON Schema (engine/editor/contract-keys.ts), and the Create
 // Contract File command, which works in any LSP client: the server writes the
 // file with workspace/applyEdit and shows it with window/showDocument.
 import {
@@ -8,7 +8,8 @@ import {
   CompletionList,
   CompletionParams,
   CompletionTriggerKind,
-  Connection,
+  ErrorCodes,
+  ResponseError,
   CreateFile,
   Hover,
   MarkupKind,
@@ -17,24 +18,14 @@ import {
   TextDocumentEdit,
   TextEdit,
 } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { newContractText } from '../engine/contract/edit';
-import { contractCompletions, contractKeyHover, RuleDocLink } from '../engine/editor/contract-keys';
-import type { CreateContractResult } from '../shared/settings';
-import type { Project } from './project';
+import { URI } from 'vscode-uri';
+import { newContractText } from '../../engine/contract/edit';
+import { contractCompletions, contractKeyHover } from '../../engine/editor/contract-keys';
+import { ServerCommands, type CreateContractResult } from '../../shared/settings';
+import type { Project } from '../project';
+import type { Workspace } from '../workspace';
 
-/** What the contract handlers need of the server. */
-export interface ContractHost {
-  connection: Connection;
-  /** The open document, its project and its path, when it belongs to an enabled folder. */
-  documentContext(uri: string): Promise<{ document: TextDocument; project: Project; path: string } | null>;
-  uriOf(project: Project, path: string): string;
-  docLink: RuleDocLink;
-  /** Whether the client answers window/showDocument. */
-  canShowDocument(): boolean;
-}
-
-export function contractCompletion(host: ContractHost) {
+export function contractCompletion(host: Workspace) {
   return async (params: CompletionParams): Promise<CompletionList | null> => {
     const context = await host.documentContext(params.textDocument.uri);
     if (!context || context.path !== context.project.contract.path) return null;
@@ -42,7 +33,7 @@ export function contractCompletion(host: ContractHost) {
     // A space completes values only (`key: ` → its closed list); keys come as the user types letters,
     // not at every space of the indentation.
     const afterSpace = params.context?.triggerKind === CompletionTriggerKind.TriggerCharacter && params.context.triggerCharacter === ' ';
-    const items = contractCompletions(document.getText(), document.offsetAt(params.position), host.docLink)
+    const items = contractCompletions(document.getText(), document.offsetAt(params.position), (rule) => host.docLink(rule))
       .filter((item) => !afterSpace || item.kind === 'value')
       .map((item, i): CompletionItem => ({
         label: item.label,
@@ -57,11 +48,11 @@ export function contractCompletion(host: ContractHost) {
 }
 
 /** Hover on a key of the contract file (null elsewhere, so the other hovers can answer). */
-export async function contractHover(host: ContractHost, uri: string, position: { line: number; character: number }): Promise<Hover | null> {
+export async function contractHover(host: Workspace, uri: string, position: { line: number; character: number }): Promise<Hover | null> {
   const context = await host.documentContext(uri);
   if (!context || context.path !== context.project.contract.path) return null;
   const { document } = context;
-  const found = contractKeyHover(document.getText(), document.offsetAt(position), host.docLink);
+  const found = contractKeyHover(document.getText(), document.offsetAt(position), (rule) => host.docLink(rule));
   if (!found) return null;
   return { contents: { kind: MarkupKind.Markdown, value: found.markdown }, range: Range.create(document.positionAt(found.span[0]), document.positionAt(found.span[1])) };
 }
@@ -70,7 +61,7 @@ export async function contractHover(host: ContractHost, uri: string, position: {
  * Creates the folder's contract file (header and a minimal body) unless it exists, then shows it.
  * An existing file is never written: it is shown as it is.
  */
-export async function createContract(host: ContractHost, project: Project): Promise<CreateContractResult> {
+async function createContract(host: Workspace, project: Project): Promise<CreateContractResult> {
   await project.whenReady();
   const path = project.contract.path;
   const uri = host.uriOf(project, path);
@@ -88,6 +79,17 @@ export async function createContract(host: ContractHost, project: Project): Prom
     });
     if (!applied.applied) throw new Error(`the editor did not create ${path}${applied.failureReason ? `: ${applied.failureReason}` : ''}`);
   }
-  if (host.canShowDocument()) await host.connection.window.showDocument({ uri, takeFocus: true });
+  if (host.canShowDocument) await host.connection.window.showDocument({ uri, takeFocus: true });
   return { uri, created: !exists };
+}
+
+/** The Create Contract File command (its argument: the folder; default: the first). */
+export function registerContractCommands(workspace: Workspace): void {
+  workspace.connection.onExecuteCommand(async (params) => {
+    if (params.command !== ServerCommands.createContract) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${params.command}`);
+    const [folder] = (params.arguments ?? []) as Array<string | undefined>;
+    const root = typeof folder === 'string' ? URI.parse(folder) : workspace.folders[0];
+    if (!root) throw new ResponseError(ErrorCodes.InvalidParams, 'no workspace folder to create the contract file in');
+    return createContract(workspace, await workspace.projectForRoot(root));
+  });
 }

@@ -1,0 +1,52 @@
+// The workspace audit (fluxJobGuard/audit, the "Audit Workspace" command, and
+// again after saves in an audited folder): each folder is audited (in a worker
+// thread where the platform can), its findings are published for the files
+// that are not open, and its summary goes to the status item and the log.
+import { URI } from 'vscode-uri';
+import type { Finding } from '../../engine/base/types';
+import { auditLogLine, summaryLine } from '../../engine/pipeline/summary-line';
+import { contractNoJobs } from '../../engine/rules/contract-no-jobs';
+import { AuditFolderSummary, AuditResponse, Requests } from '../../shared/settings';
+import { VERSION } from '../../shared/version';
+import type { AuditStatus } from '../audit-status';
+import type { Workspace } from '../workspace';
+import type { Diagnostics } from './diagnostics';
+
+export function registerAudit(workspace: Workspace, status: AuditStatus): void {
+  workspace.connection.onRequest(Requests.audit, async (): Promise<AuditResponse> => {
+    const roots = workspace.folders.length > 0 ? workspace.folders : [...workspace.projects.keys()].map((key) => URI.parse(key));
+    return { folders: await status.audit(roots.map((root) => root.toString())) };
+  });
+}
+
+/** Audits one folder, publishes what it found, and logs the audit's one line. */
+export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics, rootKey: string): Promise<AuditFolderSummary> {
+  const { documents } = workspace;
+  const started = Date.now();
+  const project = await workspace.projectForRoot(URI.parse(rootKey));
+  const result = await project.audit(workspace.auditRunner(URI.parse(rootKey)));
+  const byUri = new Map<string, Finding[]>();
+  for (const finding of result.findings) {
+    const uri = workspace.uriOf(project, finding.file);
+    byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
+  }
+  const contractUri = workspace.uriOf(project, project.contract.path);
+  diagnostics.auditOnly.set(
+    contractUri,
+    result.findings.filter((finding) => finding.rule === contractNoJobs.meta.id),
+  );
+  for (const uri of diagnostics.audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) diagnostics.publish(uri, []);
+  for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
+  diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
+  await diagnostics.publishContract(project);
+  const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
+  workspace.log(auditLogLine(result.summary, facts));
+  return {
+    folder: project.rootUri,
+    summaryLine: summaryLine(result.summary),
+    ...result.summary,
+    contractPath: facts.contractPath,
+    contractExists: facts.contractExists,
+    durationMs: facts.durationMs,
+  };
+}

@@ -1,0 +1,56 @@
+// Completion: the contract file's keys and values (contract-file.ts), else
+// the Flux variables after `${` (the names the Kustomizations that substitute
+// this very text define, with value and origin), and in text a shell runs one
+// more item that escapes what is typed to `$${…}` for the shell. A space
+// completes only the contract's values.
+import { CompletionItem, CompletionItemKind, CompletionList, CompletionParams, MarkupKind, Range, TextEdit } from 'vscode-languageserver';
+import { variableCompletion } from '../../engine/editor/completion';
+import type { Workspace } from '../workspace';
+import { contractCompletion } from './contract-file';
+
+/** The trigger characters: `${` for variables, a space after `key:` in the contract file (its values). */
+export const COMPLETION_TRIGGERS = ['{', '$', ' '];
+
+export function registerCompletion(workspace: Workspace): void {
+  const completeContract = contractCompletion(workspace);
+  workspace.connection.onCompletion(async (params) => {
+    const contract = await completeContract(params);
+    if (contract || params.context?.triggerCharacter === ' ') return contract;
+    return variables(workspace, params);
+  });
+}
+
+async function variables(workspace: Workspace, params: CompletionParams): Promise<CompletionList | null> {
+  const context = await workspace.documentContext(params.textDocument.uri);
+  if (!context) return null;
+  const { document, project, path, text } = context;
+  const found = variableCompletion(project.index, project.contract, path, text, document.offsetAt(params.position));
+  if (!found) return null;
+  const range = Range.create(document.positionAt(found.replace[0]), document.positionAt(found.replace[1]));
+  const items: CompletionItem[] = found.names.map((name) => ({
+    label: name.name,
+    kind: CompletionItemKind.Variable,
+    labelDetails: { detail: ` = ${name.value}`, description: name.partial ? 'partly defined' : name.from },
+    detail: [`${name.value} — ${name.from}`, name.differs, name.partial].filter(Boolean).join(' · '),
+    documentation: { kind: MarkupKind.Markdown, value: name.documentation },
+    textEdit: TextEdit.replace(range, name.name + (found.close ? '}' : '')),
+    // Names every substituting Kustomization defines come first.
+    sortText: `${name.partial ? 1 : 0}${name.name}`,
+  }));
+  if (found.escape) {
+    // The name as the other items write it, and the `$` that escapes it before the `${`. Filtered
+    // on `$${name`: a name typed matches it, but less well than a defined name it begins.
+    const written = text.slice(found.replace[0], found.replace[1]);
+    const dollar = document.positionAt(found.escape.dollar);
+    items.push({
+      label: found.escape.label,
+      kind: CompletionItemKind.Text,
+      detail: 'Leave it to the shell: Flux writes $${…} as ${…}',
+      filterText: `$\${${written}`,
+      textEdit: TextEdit.replace(range, written + (found.close ? '}' : '')),
+      additionalTextEdits: [TextEdit.insert(dollar, '$')],
+      sortText: '2',
+    });
+  }
+  return { isIncomplete: false, items };
+}

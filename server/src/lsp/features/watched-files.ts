@@ -1,0 +1,47 @@
+// Files changed outside the editor (a checkout, a generator's output) and
+// settings changes: the index learns the new text, the open documents it can
+// change are analysed again, and a folder the audit reported on shows the
+// file's new findings (a new contract on disk: the folder is audited again).
+import { FileChangeType } from 'vscode-languageserver';
+import { URI } from 'vscode-uri';
+import type { AuditStatus } from '../audit-status';
+import type { Workspace } from '../workspace';
+import type { Diagnostics } from './diagnostics';
+
+export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnostics, status: AuditStatus): void {
+  const { connection, documents } = workspace;
+  connection.onDidChangeWatchedFiles(async (params) => {
+    for (const change of params.changes) {
+      const project = await workspace.projectForRoot(workspace.rootFor(change.uri));
+      const path = workspace.relativePath(project, change.uri);
+      if (path === null || documents.get(change.uri)) continue; // open documents speak for themselves
+      if (path === project.contract.path) {
+        await diagnostics.contractChanged(project, '');
+        // A contract written on disk (a quick fix that created it, say) changes what every file says: an audited folder is audited again.
+        status.changed(project.rootUri);
+        continue;
+      }
+      const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
+      const changed = project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
+      if (changed || (await project.readNewInputs())) await diagnostics.revalidateOpen(project, '');
+      const audited = diagnostics.audited.get(project.rootUri);
+      if (audited?.has(change.uri) || change.type === FileChangeType.Created) {
+        if (audited) {
+          audited.add(change.uri);
+          await diagnostics.refreshFromDisk(project, path);
+        }
+      }
+      if (project.affectsContract(path)) await diagnostics.publishContract(project);
+      status.changed(project.rootUri);
+    }
+  });
+
+  connection.onDidChangeConfiguration(async () => {
+    for (const project of workspace.projects.values()) {
+      project.settings = await workspace.settingsFor(URI.parse(project.rootUri));
+      await status.track(project.initialize());
+      await diagnostics.revalidateOpen(project, '');
+      await diagnostics.publishContract(project);
+    }
+  });
+}
