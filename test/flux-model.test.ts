@@ -138,6 +138,24 @@ describe('the source artifact: what Flux cannot build', () => {
       'kustomize-reference clusters/home/apps.yaml:8:9',
     ]);
   });
+
+  test('a pattern of its own (a .sourceignore, spec.ignore) drops the default exclusions but .git, as source-controller does', async () => {
+    const icons = {
+      ...base,
+      'apps/job/kustomization.yaml': 'resources:\n  - config.yaml\nconfigMapGenerator:\n  - name: icons\n    files:\n      - icons/logo.png\n',
+      'apps/job/icons/logo.png': 'PNG',
+    };
+    // Negative control: without a pattern of the repository's own, `*.png` is a default exclusion and the build fails.
+    assert.deepEqual(await model(icons), ['kustomize-reference apps/job/kustomization.yaml:6:9']);
+    assert.deepEqual(await model({ ...icons, '.sourceignore': '# docs stay out\ndocs/\n' }), []);
+    assert.deepEqual(await model({ ...icons, 'clusters/home/flux-system/gotk-sync.yaml': gotkSync('clusters/home', '  ignore: |\n    docs/\n') }), []);
+    // A .sourceignore of comments only gives no pattern: the defaults stay.
+    assert.deepEqual(await model({ ...icons, '.sourceignore': '# nothing yet\n\n' }), ['kustomize-reference apps/job/kustomization.yaml:6:9']);
+    // The CI exclusions go too: with a pattern of its own, a folder under .github/ is in the artifact.
+    const ci = { ...base, 'clusters/home/apps.yaml': ks('apps', './.github/apps', SUBSTITUTE), '.github/apps/a.yaml': CONFIGMAP('a', 'x') };
+    assert.deepEqual(await model(ci), ['kustomize-reference clusters/home/apps.yaml:8:9']);
+    assert.deepEqual(await model({ ...ci, '.sourceignore': 'docs/\n' }), []);
+  });
 });
 
 describe('generated ConfigMaps: the files generators read are substituted text', () => {
@@ -230,8 +248,9 @@ describe('generated ConfigMaps: the files generators read are substituted text',
   });
 
   test('inline patches of a kustomization file are substituted text too', async () => {
-    const kustomization = 'resources:\n  - config.yaml\npatches:\n  - patch: |\n      - op: add\n        path: /data/x\n        value: ${INLINE}\n';
-    assert.deepEqual(await model(repo(kustomization, '', { 'apps/config.yaml': CONFIGMAP('a', 'ok') })), ['flux-substitution-undefined apps/kustomization.yaml:7:16']);
+    // A JSON 6902 patch needs a target (without one kustomize fails the build).
+    const kustomization = 'resources:\n  - config.yaml\npatches:\n  - target:\n      kind: ConfigMap\n    patch: |\n      - op: add\n        path: /data/x\n        value: ${INLINE}\n';
+    assert.deepEqual(await model(repo(kustomization, '', { 'apps/config.yaml': CONFIGMAP('a', 'ok') })), ['flux-substitution-undefined apps/kustomization.yaml:9:16']);
   });
 });
 

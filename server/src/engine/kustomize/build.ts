@@ -241,7 +241,7 @@ export class KustomizeBuilder {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
       const path = resolveIn(k.dir, entry.value);
       if (path === null || !this.files.isDir(path))
-        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span);
+        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span, path);
       const from = { file: k.file, span: entry.span };
       checkCycle(path, stack, from);
       visited.add(path);
@@ -262,7 +262,8 @@ export class KustomizeBuilder {
       }
       return;
     }
-    if (path === null || !this.files.isDir(path)) fail('missing-resource', `accumulating resources from '${entry.value}': open ${path ?? entry.value}: no such file or directory`, k.file, entry.span);
+    if (path === null || !this.files.isDir(path))
+      fail('missing-resource', `accumulating resources from '${entry.value}': open ${path ?? entry.value}: no such file or directory`, k.file, entry.span, path);
     for (const res of this.accumulateTarget(path, stack, { file: k.file, span: entry.span }, visited)) append(ra, cloneRes(res), k.file, entry.span);
   }
 

@@ -86,6 +86,8 @@ export interface FluxBuildFailure {
   span: [number, number];
   /** The folder Flux builds (spec.path in the repository). */
   dir: string;
+  /** Where the path kustomize misses is in the repository but the source artifact leaves it out: the pattern's origin (`.sourceignore:3`). */
+  excludedBy?: string;
 }
 
 /** What the build reads of the repository: its folders, files and kustomization files. */
@@ -153,7 +155,13 @@ class Builder {
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
       if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
-      else this.treeProblems.push({ kind: 'broken-reference', file: k.file, span: component.span ?? k.span, message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.` });
+      else
+        this.treeProblems.push({
+          kind: 'broken-reference',
+          file: k.file,
+          span: component.span ?? k.span,
+          message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`,
+        });
     }
     return this.result();
   }

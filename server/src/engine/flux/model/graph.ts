@@ -168,7 +168,7 @@ export class FluxGraph {
     }
     for (const { failure, names } of failures.values()) {
       const who = [...names].sort().map((name) => `"${name}"`);
-      const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
+      const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}${failure.excludedBy ? ` (the source artifact leaves it out: ${failure.excludedBy})` : ''}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
       this.report({ kind: 'broken-reference', severity: 'error', file: failure.file, span: failure.span, message });
     }
   }

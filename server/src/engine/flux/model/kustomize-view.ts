@@ -52,7 +52,16 @@ export class KustomizeView {
     const { failure } = outcome;
     const target = this.target(k, artifact)!;
     const place = target.layer.locate(failure.file, failure.span) ?? null;
-    return { reason: failure.reason, message: failure.message, dir: target.dir, ...(place ?? { file: failure.file, span: failure.span ?? [0, 0] }) };
+    const found: FluxBuildFailure = { reason: failure.reason, message: failure.message, dir: target.dir, ...(place ?? { file: failure.file, span: failure.span ?? [0, 0] }) };
+    const excludedBy = failure.missing ? this.exclusionOf(artifact, failure.missing) : null;
+    return excludedBy ? { ...found, excludedBy } : found;
+  }
+
+  /** The ignore pattern that leaves a path of the repository out of the artifact (null: it is not in the repository, or not left out). */
+  private exclusionOf(artifact: ArtifactIndex, path: string): string | null {
+    const { layout } = this;
+    const pattern = layout.hasFile(path) ? artifact.exclusion(path) : layout.hasDir(path) ? artifact.exclusion(`${path}/x`) : null;
+    return pattern && pattern !== 'outside' ? pattern.origin : null;
   }
 
   /** Whether the model answers for the build at all (no remote resource, no Helm chart, a folder spec.path names). */
@@ -140,7 +149,12 @@ export class KustomizeView {
   }
 
   private listing(files: KustomizeFiles) {
-    return { filesIn: (dir: string) => this.layout.filesIn(dir), subdirs: (dir: string) => this.layout.subdirs(dir), isFile: (path: string) => files.isFile(path), isDir: (path: string) => files.isDir(path) };
+    return {
+      filesIn: (dir: string) => this.layout.filesIn(dir),
+      subdirs: (dir: string) => this.layout.subdirs(dir),
+      isFile: (path: string) => files.isFile(path),
+      isDir: (path: string) => files.isDir(path),
+    };
   }
 }
 
