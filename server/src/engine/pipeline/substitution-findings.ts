@@ -27,7 +27,18 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string
   const { occurrences } = region;
   const checks = region.substituting.length > 0 ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
   const findings: Finding[] = [];
-  const context: SubstitutionContext = { substituting: region.substituting, plain: region.plain, optedOut: region.optedOut ?? [], strict: flux.strict, occurrences, index: 0, text, finding, fix };
+  const context: SubstitutionContext = {
+    substituting: region.substituting,
+    plain: region.plain,
+    optedOut: region.optedOut ?? [],
+    ...(region.dashboard ? { dashboard: region.dashboard } : {}),
+    strict: flux.strict,
+    occurrences,
+    index: 0,
+    text,
+    finding,
+    fix,
+  };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
     for (const check of checks) findings.push(...check(occurrence, context));
@@ -35,8 +46,10 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext, text: string
   if (!region.fixes || region.fixes.length === 0) return findings;
   return findings.map((found) => {
     const own = found.fixes ?? [];
+    // A rule may offer the region's fix itself (a dashboard's opt-out, preferred there): once is enough.
+    const offered = region.fixes!.filter((fix) => !own.some((mine) => mine.title === fix.title));
     // Where no in-file fix is preferred (text no shell reads), opting the generator out is the fix.
-    const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
+    const extra = own.some((fix) => fix.preferred) ? offered : offered.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
     return { ...found, fixes: [...own, ...extra] };
   });
 }

@@ -13,6 +13,7 @@ import { envLines } from '../facts/generator-inputs';
 import type { Generator } from '../facts/model';
 import { SUBSTITUTE_OPT_OUT } from '../facts/kustomize-config';
 import { documentOccurrences, rawOccurrences, SourceOccurrence } from './scalars';
+import { dashboardResource, isGrafanaDashboard, type DashboardText } from './dashboards';
 
 export interface FluxFileContext {
   /** Everything that builds the file, in every world, with the role the file plays. */
@@ -86,6 +87,8 @@ export interface SubstitutedRegion {
   optedOut?: Builder[];
   /** Fixes offered on every finding of the region (opting a generator out, in its kustomization file). */
   fixes?: Fix[];
+  /** A Grafana dashboard that Flux substitutes: its `${…}` are Grafana's (dashboards.ts). */
+  dashboard?: DashboardText;
 }
 
 /** The builders of entries, once each, by how each outputs the text: those that substitute it and those that opt it out. */
@@ -123,6 +126,8 @@ export function documentRegions(parsed: ParsedDocument, flux: FluxFileContext): 
       byVerdict(entries, (entry) => documentVerdict(entry, parsed)),
       flux.mode,
     );
+    const dashboard = region && region.substituting.length > 0 ? dashboardResource(parsed, !meantForFlux(region.occurrences, region.substituting)) : null;
+    if (region && dashboard) region.dashboard = dashboard;
     if (region) regions.push(region);
   }
   const inlineEntries = flux.entries.filter((entry) => entry.role === 'inline');
@@ -145,7 +150,11 @@ export function generatorRegions(text: string, flux: FluxFileContext): Substitut
     const substitutingEntries = entries.filter((entry) => generatorVerdict(entry, entry.generator!.generator) === 'substituted');
     const mode = flux.mode === 'always' ? 'auto' : flux.mode;
     const substituting = substitutionRoles(builds.substituted, mode).substituting;
-    const region = regionOf(occurrences, builds, mode, substituting.length === 0 || meantForFlux(occurrences, substituting) ? [] : optOutFixes(substitutingEntries));
+    const optOut = substituting.length === 0 || meantForFlux(occurrences, substituting) ? [] : optOutFixes(substitutingEntries);
+    const region = regionOf(occurrences, builds, mode, optOut);
+    if (region && substituting.length > 0 && isGrafanaDashboard(text)) {
+      region.dashboard = { what: `configMapGenerator "${substitutingEntries[0].generator!.generator.name}"`, ...(optOut.length > 0 ? { fixes: optOut } : {}) };
+    }
     if (region) regions.push(region);
   }
   return regions;
