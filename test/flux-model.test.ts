@@ -139,6 +139,31 @@ describe('the source artifact: what Flux cannot build', () => {
     ]);
   });
 
+  test('a spec.path that climbs above the root: Flux clamps it (securejoin), an info where the clamped folder builds, an error where it does not exist', async () => {
+    const climbing = { ...base, 'clusters/home/apps.yaml': ks('apps', '../apps', SUBSTITUTE), 'apps/job/config.yaml': CONFIGMAP('a', 'echo ${UNSET}') };
+    const result = await auditFiles(climbing);
+    const clamp = result.findings.filter((f) => f.rule === 'kustomize-reference');
+    assert.deepEqual(
+      clamp.map((f) => [brief(f), f.severity]),
+      [['kustomize-reference clusters/home/apps.yaml:8:9', 'info']],
+    );
+    assert.equal(
+      clamp[0].message,
+      'spec.path "../apps" of Kustomization "apps" climbs above the root of GitRepository flux-system; Flux clamps it there and builds "./apps", which works: write "./apps" to say so.',
+    );
+    // The clamped build is the real one: its findings are there as for "./apps".
+    assert.deepEqual(
+      modelFindings(result.findings).filter((f) => !f.startsWith('kustomize-reference')),
+      ['flux-substitution-undefined apps/job/config.yaml:7:10'],
+    );
+    // Negative control: where the clamped folder does not exist, the Kustomization fails: an error.
+    const missing = (await auditFiles({ ...base, 'clusters/home/apps.yaml': ks('apps', '../nowhere', SUBSTITUTE) })).findings.filter((f) => f.rule === 'kustomize-reference');
+    assert.deepEqual(
+      missing.map((f) => [brief(f), f.severity]),
+      [['kustomize-reference clusters/home/apps.yaml:8:9', 'error']],
+    );
+  });
+
   test('a pattern of its own (a .sourceignore, spec.ignore) drops the default exclusions but .git, as source-controller does', async () => {
     const icons = {
       ...base,

@@ -131,7 +131,8 @@ class Builder {
 
   run(): Build {
     const k = this.kustomization;
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: k.file, span: span ?? k.span, message });
+    // spec.path itself: Flux fails the Kustomization where the folder is missing ("kustomization path not found").
+    const report = (severity: 'error' | 'info', message: string) => this.problems.push({ kind: 'broken-reference', severity, file: k.file, span: k.pathSpan ?? k.span, message });
     const path = resolveSpecPath(k.pathAsWritten);
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
@@ -144,11 +145,13 @@ class Builder {
     const exists = this.hasDir(dir);
     const source = this.artifact.artifact.label;
     if (path.climbs) {
-      const what = exists ? `Flux clamps it to the root of ${source} and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
-      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" points outside ${source} (above its root); ${what}.`);
+      // kustomize-controller joins spec.path to the artifact's root as securejoin does: a `..` above the root stays at the root.
+      const written = `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" climbs above the root of ${source}`;
+      if (exists) report('info', `${written}; Flux clamps it there and builds "./${path.path}", which works: write "./${path.path}" to say so.`);
+      else report('error', `${written}; Flux clamps it there, and "./${path.path}" does not exist: the Kustomization fails to build.`);
       if (!exists) return this.result();
     } else if (!exists) {
-      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
+      report('error', `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
       return this.result();
     }
     this.folder(dir, [], []);
