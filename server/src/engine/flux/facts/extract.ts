@@ -4,7 +4,20 @@
 // Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
 // ServiceAccounts. A text prefilter keeps most files from being parsed at all.
 import { podSpecOf } from '../../k8s/pods';
-import { NAME_PLACEHOLDER, SourceEntry, isKustomizationFile, FluxKustomization, FluxKustomizeLayer, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
+import {
+  NAME_PLACEHOLDER,
+  SourceEntry,
+  isKustomizationFile,
+  FluxKustomization,
+  FluxKustomizeLayer,
+  FLUX_KUSTOMIZE_GROUP,
+  FileFacts,
+  emptyFacts,
+  EditTemplate,
+  SOURCE_KINDS,
+  SourceKind,
+  VariableSource,
+} from './model';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild';
 import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from './start';
