@@ -116,6 +116,37 @@ describe('an account a chart installed beside it probably creates', () => {
     assert.deepEqual(await accountFindings(repo('ingress-bot', {})), WARNING('ingress-bot'), 'nothing at all');
   });
 
+  test('a chart whose values name no account may create any of its namespace (its templates are not in the repository): an info that says so', async () => {
+    const findings = await auditFiles(repo('proxies', { 'helmrelease.yaml': helmRelease('tailscale-operator', 'tailscale-operator') }));
+    const found = findings.findings.filter((f) => f.rule === 'pod-service-account-undeclared');
+    assert.deepEqual(
+      found.map((f) => `${brief(f)} ${f.severity}: ${f.message}`),
+      [
+        `pod-service-account-undeclared app/cronjob.yaml:12:31 info: ServiceAccount "proxies" in namespace network-system is not declared in this repository: its chart's templates are not in the repository, so it may be created by HelmRelease tailscale-operator (chart tailscale-operator). Whatever creates it can delete it, and then every pod fails before its first container starts. List it in serviceAccounts.external with that reason to record it.`,
+      ],
+    );
+  });
+
+  test('several charts in that namespace: the nearest to the pod is named, with how many there are', async () => {
+    const far = { 'clusters/a/echo.yaml': kustomization('echo', './echo', '  targetNamespace: network-system\n'), 'echo/helmrelease.yaml': helmRelease('echo', 'echo') };
+    const found = (await auditFiles(repo('proxies', { 'helmrelease.yaml': helmRelease('tailscale-operator', 'tailscale-operator') }, far))).findings.filter(
+      (f) => f.rule === 'pod-service-account-undeclared',
+    );
+    assert.equal(found.length, 1);
+    assert.match(found[0].message, /may be created by HelmRelease tailscale-operator \(chart tailscale-operator\) \(the nearest of 2 charts installed there\)\./);
+  });
+
+  test('negative controls: app-template creates only what its values say; a chart whose values name its accounts; a chart in another namespace: the warning stays', async () => {
+    assert.deepEqual(await accountFindings(repo('proxies', { 'helmrelease.yaml': helmRelease('app', 'app-template') })), WARNING('proxies'), 'app-template');
+    const values = '    serviceAccount:\n      name: operator\n';
+    assert.deepEqual(await accountFindings(repo('proxies', { 'helmrelease.yaml': helmRelease('tailscale-operator', 'tailscale-operator', values) })), WARNING('proxies'), 'values name the account');
+    const other = {
+      'clusters/a/other.yaml': kustomization('other', './other', '  targetNamespace: monitoring\n'),
+      'other/helmrelease.yaml': helmRelease('tailscale-operator', 'tailscale-operator'),
+    };
+    assert.deepEqual(await accountFindings(repo('proxies', {}, other)), WARNING('proxies'), 'another namespace');
+  });
+
   test('the contract stays the explicit answer: listed in serviceAccounts.external, no finding', async () => {
     const contract = 'serviceAccounts:\n  external:\n    - { name: whereabouts-whereabouts-chart, reason: Made by the whereabouts chart. }\n';
     const files = { ...repo('whereabouts-whereabouts-chart', { 'helmrelease.yaml': helmRelease('whereabouts', 'whereabouts-chart') }), '.flux-job-guard.yaml': contract };

@@ -70,6 +70,30 @@ describe('roots: where Flux starts', () => {
     assert.deepEqual(await model({ ...files, 'apps/flux/instance.yaml': helmRelease }), ['flux-substitution-undefined apps/config.yaml:7:10']);
   });
 
+  test('one artifact synced per cluster (d2-fleet): the folder it holds is assumed once, naming the other syncs; another artifact is its own guess', async () => {
+    const instance = (cluster: string, artifact = 'flux-system') =>
+      `apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  sync:\n    kind: OCIRepository\n    name: ${artifact}\n    url: oci://ghcr.io/example/fleet\n    path: clusters/${cluster}\n`;
+    const files = {
+      'clusters/a/flux-system/instance.yaml': instance('a'),
+      'clusters/a/apps.yaml': ks('apps', './apps', SUBSTITUTE).replace('kind: GitRepository', 'kind: OCIRepository'),
+      'clusters/b/flux-system/instance.yaml': instance('b'),
+      'apps/config.yaml': CONFIGMAP('a', 'echo ${UNSET}'),
+    };
+    const result = await auditFiles(files);
+    const roots = result.findings.filter((f) => f.rule === 'flux-no-root');
+    assert.deepEqual(roots.map(brief), ['flux-no-root clusters/a/flux-system/instance.yaml:11:11']);
+    assert.match(
+      roots[0].message,
+      /assumed it holds the repository root, the only folder with clusters\/a\/\. Say so in flux\.sources to be sure\. The same is assumed for the syncs in clusters\/b\/flux-system\/instance\.yaml\.$/,
+    );
+    const other = await auditFiles({ ...files, 'clusters/b/flux-system/instance.yaml': instance('b', 'fleet-b') });
+    assert.deepEqual(
+      other.findings.filter((f) => f.rule === 'flux-no-root').map(brief),
+      ['flux-no-root clusters/a/flux-system/instance.yaml:11:11', 'flux-no-root clusters/b/flux-system/instance.yaml:11:11'],
+      'negative control: two artifacts, two guesses',
+    );
+  });
+
   test('the contract names the roots (flux.roots): exactly what they apply, and a root that is no folder is contract-file-missing', async () => {
     const files = {
       'clusters/home/apps.yaml': ks('apps', './apps', SUBSTITUTE),

@@ -59,6 +59,13 @@ test('one finding for the source; its fix declares every name; the audit after i
   assert.equal(fix.title, "Declare Secret cluster-secrets (namespace flux-system) in the contract's flux.variables with the 4 names used from it");
   const contract = await applyToContract(fix, true);
   assert.match(contract, /names: \[EMAIL, NFS_HOST_0, NFS_HOST_2, SECRET_DOMAIN\]/);
+  const [reveal] = fix.command!.arguments as Array<{ uri: string; range: { start: { line: number; character: number }; end: { character: number } } }>;
+  assert.equal(fix.command!.command, 'fluxJobGuard.revealReason');
+  assert.equal(
+    contract.split('\n')[reveal.range.start.line].slice(reveal.range.start.character, reveal.range.end.character),
+    'TODO say where this comes from',
+    'the contract opens at the reason to write',
+  );
 
   await client.waitForDiagnostics(secretsUri, (d) => !codes(d).includes('flux-variables-unknown'));
   const afterFix = await client.connection.sendRequest<AuditAnswer>('fluxJobGuard/audit');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic, Range, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import contractSchema from '../schemas/flux-job-guard.schema.json';
 import { lines } from './helpers/table';
@@ -72,6 +72,20 @@ function versionsIn(action: CodeAction, uri: string): Array<number | null> {
 // ---------------------------------------------------------------------------------------------
 // Open, see the finding, take the quick fix, see it clear: every TTL rule with an in-file fix
 // ---------------------------------------------------------------------------------------------
+
+/** The range the fix's command opens the contract at (fluxJobGuard.revealReason), checked to name `uri`. */
+function revealedReason(action: CodeAction, uri: string): Range {
+  assert.equal(action.command?.command, 'fluxJobGuard.revealReason', 'the fix opens the contract after its edit');
+  const [args] = action.command.arguments as unknown as Array<{ uri: string; range: Range }>;
+  assert.equal(args.uri, uri);
+  return args.range;
+}
+
+function textAt(text: string, range: Range): string {
+  const all = text.split('\n');
+  assert.equal(range.start.line, range.end.line, 'one line');
+  return all[range.start.line].slice(range.start.character, range.end.character);
+}
 
 describe('quick fixes over lsp --stdio', () => {
   const contract = lines('ttl:', '  noFinishTimeout:', '    - file: forbidden.yaml', '      job: forbidden', '      reason: Its completions are the record of the import.');
@@ -278,6 +292,7 @@ describe('the contract file in the editor', () => {
       assert.deepEqual(versionsIn(add, contractUri), [1], "it names the open contract's version");
       const edited = applyEdits(contractText, editsFor(add.edit!, contractUri));
       assert.equal(edited, lines('ttl:', '  required: 86400', '  noFinishTimeout:', '    - file: import.yaml', '      job: import-v1', '      reason: TODO write why this Job is an exception'));
+      assert.equal(textAt(edited, revealedReason(add, contractUri)), 'TODO write why this Job is an exception', 'after the edit the contract opens with the reason to write selected');
       client.change(contractUri, edited);
       assert.deepEqual(await client.waitForDiagnostics(uri, hasNot('ttl-missing')), []);
       // And back: the contract without the entry brings ttl-missing back.
@@ -313,6 +328,7 @@ describe('the contract file in the editor', () => {
           '      reason: TODO write why this Job is an exception',
         ),
       );
+      assert.equal(textAt(applyEdits('', editsFor(add.edit!, contractUri)), revealedReason(add, contractUri)), 'TODO write why this Job is an exception', 'the new contract opens at the reason');
     } finally {
       await client.shutdown();
     }

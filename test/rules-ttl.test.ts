@@ -90,6 +90,14 @@ ruleTable('ttl-missing', {
         '  {{- end }}',
       ),
     },
+    {
+      name: 'an Argo CD hook Job with a delete policy: Argo CD creates it per sync and deletes it',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n'),
+    },
+    {
+      name: 'a Helm hook Job with a delete policy',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    helm.sh/hook: post-install\n    helm.sh/hook-delete-policy: hook-succeeded\n'),
+    },
     { name: 'kind Job of another API group is not a Kubernetes Job', text: BASIC.replace('batch/v1', 'example.com/v1') },
     { name: 'apiVersion batch/v1 without kind Job', text: BASIC.replace('kind: Job', 'kind: Deployment') },
     { name: 'a document whose root is a list', text: lines('- apiVersion: batch/v1', '  kind: Job', '  spec:', '    backoffLimit: 1') },
@@ -97,6 +105,31 @@ ruleTable('ttl-missing', {
     { name: 'only comments and document markers', text: lines('# nothing here', '---', '---') },
   ],
   invalid: [
+    {
+      name: 'negative control: an Argo CD hook without a delete policy stays (nothing deletes it)',
+      text: BASIC.replace('  name: migrate\n', '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n'),
+      findings: [
+        {
+          rule: 'ttl-missing',
+          severity: 'error',
+          range: [6, 0, 6, 4],
+          job: 'migrate',
+          message: /Job "migrate" sets no spec\.ttlSecondsAfterFinished/,
+          fixes: [
+            {
+              title: INSERT,
+              preferred: true,
+              output: job([`  ${PLACEHOLDER}`, '  ttlSecondsAfterFinished: 86400', '  # retries twice', '  backoffLimit: 2']).replace(
+                '  name: migrate\n',
+                '  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n',
+              ),
+              after: ['ttl-convergence-note'],
+            },
+            { title: ADD_NFT, contract: created('  noFinishTimeout:', ...nftEntry('migrate')), after: [] },
+          ],
+        },
+      ],
+    },
     {
       name: 'two-space file: insert above the first key (its comment stays with it), or list it in a new contract file',
       text: BASIC,
@@ -680,7 +713,7 @@ ruleTable('ttl-unexpected-value', {
           severity: 'error',
           range: [6, 27, 6, 31],
           job: 'migrate',
-          message: /sets ttlSecondsAfterFinished: 3600, but the contract requires 86400 and no otherFinishTimeout entry allows it/,
+          message: /sets ttlSecondsAfterFinished: 3600, but the required value is 86400 \(the default: no contract file sets ttl\.required\) and no otherFinishTimeout entry allows it/,
           fixes: [
             { title: SET_REQUIRED, preferred: true, output: T86400, after: [] },
             { title: ADD_OFT, contract: created('  otherFinishTimeout:', ...oftEntry('migrate', 3600)), after: [] },
@@ -1391,4 +1424,15 @@ describe('JobRecord facts the summary and contract checks use', () => {
       { name: 'c', ttl: null },
     ]);
   });
+});
+
+test('ttl-unexpected-value names who requires the value: the contract file, the setting, or the default (never "the contract" without a file that sets it)', () => {
+  const message = (options: Parameters<typeof analyse>[1]) => analyse(T3600, options).analysis.findings.find((f) => f.rule === 'ttl-unexpected-value')?.message ?? '';
+  assert.match(message({ contract: lines('ttl:', '  required: 86400') }), /but the contract requires 86400 and/);
+  assert.match(message({ settings: { requiredTtl: 60 } }), /but the ttl\.required setting requires 60 and/);
+  assert.match(message({ contract: lines('ttl:', '  required: 86400'), settings: { requiredTtl: 60 } }), /but the contract requires 86400 and/, 'the contract wins');
+  const none = message({});
+  assert.match(none, /but the required value is 86400 \(the default: no contract file sets ttl\.required\) and/);
+  assert.doesNotMatch(none, /the contract requires/);
+  assert.doesNotMatch(message({ contract: lines('jobs:', '  include: ["**/*.yaml"]') }), /the contract requires/, 'a contract file that does not set ttl.required');
 });

@@ -4,10 +4,23 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { AuditResponse, CreateContractResult, InitializationOptions, Notifications, Requests, SECTION, ServerCommands, SHOW_JOB_CYCLE, StatusParams } from '../../server/src/shared/settings';
+import {
+  AuditResponse,
+  CreateContractResult,
+  InitializationOptions,
+  Notifications,
+  Requests,
+  REVEAL_REASON,
+  SECTION,
+  ServerCommands,
+  SHOW_JOB_CYCLE,
+  StatusParams,
+} from '../../server/src/shared/settings';
 import { showJobCycle } from './job-cycle';
 import { PREVIEW_SCHEME, SubstitutionPreview } from './preview';
 import { registerRuleDocs, ruleDocLinks, showRuleDocs } from './rule-docs';
+import { restartPolicy } from './restart-policy';
+import { revealReason } from './reveal-reason';
 import { StatusItem, StatusSnapshot } from './status';
 
 export const OUTPUT_NAME = 'Flux Job Guard';
@@ -56,6 +69,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     // The server reads git (job-immutable-template) only in a trusted workspace; diagnostics link
     // to the bundled rule docs.
     initializationOptions,
+    errorHandler: restartPolicy(OUTPUT_NAME),
   };
   let client: BaseLanguageClient;
   const startClient = async () => {
@@ -108,6 +122,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     vscode.commands.registerCommand(Commands.createContract, createContract),
     vscode.commands.registerCommand(Commands.showRuleDocs, (rule?: string) => showRuleDocs(typeof rule === 'string' ? rule : undefined)),
     vscode.commands.registerCommand(SHOW_JOB_CYCLE, showJobCycle),
+    vscode.commands.registerCommand(REVEAL_REASON, revealReason),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.restart, async () => {
       output.info('Restarting the Flux Job Guard server');

@@ -112,6 +112,15 @@ export interface AuditResponse {
   folders: AuditFolderSummary[];
 }
 
+/** The client command a fix that writes the contract runs after its edit: opens the contract with the reason to write selected. */
+export const REVEAL_REASON = 'fluxJobGuard.revealReason';
+
+export interface RevealReasonArgs {
+  uri: string;
+  /** The placeholder reason the fix wrote, as it stands after the edit. */
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
 /** The client command a Job's code lens runs: shows the Job's cycle explained (the TTL hover where there is a TTL). */
 export const SHOW_JOB_CYCLE = 'fluxJobGuard.showJobCycle';
 

@@ -1,8 +1,8 @@
 // Strongly connected components of a graph given by its nodes and a next-function.
 
-/** The size of each node's strongly connected component (Tarjan's algorithm, iterative: deep chains do not overflow the stack). */
-export function componentSizes<T>(nodes: readonly T[], next: (node: T) => readonly T[]): Map<T, number> {
-  const sizes = new Map<T, number>();
+/** The strongly connected components (Tarjan's algorithm, iterative: deep chains do not overflow the stack). */
+export function stronglyConnected<T>(nodes: readonly T[], next: (node: T) => readonly T[]): T[][] {
+  const components: T[][] = [];
   const index = new Map<T, number>();
   const low = new Map<T, number>();
   const onStack = new Set<T>();
@@ -39,9 +39,16 @@ export function componentSizes<T>(nodes: readonly T[], next: (node: T) => readon
           onStack.delete(member);
           component.push(member);
         } while (member !== frame.node);
-        for (const m of component) sizes.set(m, component.length);
+        components.push(component);
       }
     }
   }
+  return components;
+}
+
+/** The size of each node's strongly connected component. */
+export function componentSizes<T>(nodes: readonly T[], next: (node: T) => readonly T[]): Map<T, number> {
+  const sizes = new Map<T, number>();
+  for (const component of stronglyConnected(nodes, next)) for (const member of component) sizes.set(member, component.length);
   return sizes;
 }

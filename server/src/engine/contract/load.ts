@@ -9,6 +9,7 @@ import { joinRepoPath } from '../base/paths';
 import type { OffsetEdit } from '../yaml/edit';
 import { globProblem } from '../base/glob';
 import { isPlaceholderReason } from '../base/placeholders';
+import { closest } from '../base/words';
 import { contractInvalid } from '../rules/contract-invalid';
 import { contractReasonMissing } from '../rules/contract-reason-missing';
 import { contractDuplicate } from '../rules/contract-duplicate';
@@ -48,6 +49,7 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     include: [...DEFAULT_INCLUDE],
     exclude: [],
     requiredTtl: settings.requiredTtl ?? DEFAULT_REQUIRED_TTL,
+    requiredTtlFrom: settings.requiredTtl === undefined ? 'default' : 'setting',
     convergenceNote: DEFAULT_CONVERGENCE_NOTE,
     noFinishTimeout: [],
     otherFinishTimeout: [],
@@ -134,7 +136,10 @@ class ContractReader {
     if (!ttl) return;
     this.checkKeys(ttl, 'ttl');
     const required = this.integer(findPair(ttl, 'required'), 'ttl.required');
-    if (required !== null) this.contract.requiredTtl = required;
+    if (required !== null) {
+      this.contract.requiredTtl = required;
+      this.contract.requiredTtlFrom = 'contract';
+    }
     const note = this.string(findPair(ttl, 'convergenceNote'), 'ttl.convergenceNote');
     if (note !== null) {
       if (note.trim() === '') this.report(contractInvalid.meta, this.spanOf(findPair(ttl, 'convergenceNote')!.value)!, '`ttl.convergenceNote` must not be empty.');
@@ -504,31 +509,4 @@ class ContractReader {
   private renameTo(keySpan: Span, to: string | null): Array<{ title: string; edit: OffsetEdit }> {
     return to === null ? [] : [{ title: `Rename to \`${to}\``, edit: { start: keySpan[0], end: keySpan[1], newText: to } }];
   }
-}
-
-/** The candidate a misspelt word was probably meant to be (edit distance under 3), or null. */
-function closest(word: string, candidates: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

@@ -44,6 +44,8 @@ export interface Contract {
   include: string[];
   exclude: string[];
   requiredTtl: number;
+  /** Who set requiredTtl: the contract file's ttl.required, the editor setting (or CLI flag), or nobody (the default). */
+  requiredTtlFrom: 'contract' | 'setting' | 'default';
   convergenceNote: string;
   noFinishTimeout: TtlEntry[];
   otherFinishTimeout: TtlEntry[];
@@ -57,6 +59,13 @@ export interface Contract {
   includeSpan: Span | null;
   /** The file exists but could not be read (binary, too large, not UTF-8): no fix may edit it. */
   unreadable?: boolean;
+}
+
+/** "the contract requires 86400", or who else does: a message never names a contract file that sets nothing. */
+export function requiredTtlPhrase(contract: Pick<Contract, 'requiredTtl' | 'requiredTtlFrom'>): string {
+  if (contract.requiredTtlFrom === 'contract') return `the contract requires ${contract.requiredTtl}`;
+  if (contract.requiredTtlFrom === 'setting') return `the ttl.required setting requires ${contract.requiredTtl}`;
+  return `the required value is ${contract.requiredTtl} (the default: no contract file sets ttl.required)`;
 }
 
 /** What editor settings (or CLI flags) say; the contract file wins where both speak. */

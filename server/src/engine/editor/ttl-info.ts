@@ -2,7 +2,7 @@
 // controller deletes the finished Job; the Flux Kustomization that builds it
 // re-creates it at its next reconcile; so the Job runs again about every
 // TTL (rounded up to the interval).
-import type { Contract } from '../contract/model';
+import { requiredTtlPhrase, type Contract } from '../contract/model';
 import { isJobDocument, jobFacts } from '../k8s/jobs';
 import type { RepoIndex } from '../pipeline/repo-index';
 import { parseYamlFile } from '../yaml/documents';
@@ -42,7 +42,7 @@ export function ttlAt(index: RepoIndex, path: string, text: string, offset: numb
 }
 
 export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link): string {
-  const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}** (the contract requires ${contract.requiredTtl})`];
+  const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}** (${requiredTtlPhrase(contract)})`];
   if (cycle.kustomizations.length === 0) {
     lines.push('No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.');
     return lines.join('\n\n');

@@ -3,6 +3,11 @@
 // depth, or it is named after the release, as the common `fullname` helper
 // does), or the operator of a custom resource of the same name. A pod that
 // runs as such an account is then not "undeclared" but probably made by it.
+// A chart's templates are not in the repository, so a chart may also create
+// accounts whose names nothing here shows (tailscale-operator's `proxies`):
+// such a release "may" create any account of its namespace, unless its values
+// name its accounts, or it is the bjw-s app-template chart, which creates
+// exactly what its values say.
 // Read per document (facts), matched per world and namespace (repo-index.ts).
 import { asMap, asSeq, Document, findPair, getString, isMap, keyText, YAMLMap } from '../yaml/documents';
 
@@ -15,8 +20,13 @@ export interface AccountCreator {
   fixedNamespace: boolean;
   /** For the message: `HelmRelease x (chart y)`, `the operator of Cluster x`. */
   by: string;
+  /** A chart whose templates may create accounts of other names than `names` (its values name none; not app-template). */
+  mayCreateOthers: boolean;
   file: string;
 }
+
+/** The chart that creates only the accounts its values name (bjw-s app-template). */
+const CHARTS_WITH_VALUES_ONLY_ACCOUNTS = new Set(['app-template']);
 
 /** A quick text test: may a file hold a HelmRelease or a custom resource (an API group with a dot, not Kubernetes' own)? */
 export const MAY_HOLD_CREATOR = /^apiVersion:\s*["']?(?![\w.-]*k8s\.io\/)[a-z0-9-]+\.[a-z0-9.-]+\//m;
@@ -33,7 +43,7 @@ export function accountCreator(file: string, doc: Document, root: YAMLMap, kind:
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   if (kind === 'HelmRelease' && group === 'helm.toolkit.fluxcd.io') return helmRelease(file, doc, root, name);
   if (!group.includes('.') || group.endsWith('k8s.io') || NOT_CREATORS.test(group)) return null;
-  return { names: [name], namespace: getString(doc, root, 'metadata', 'namespace'), fixedNamespace: false, by: `the operator of ${kind} ${name}`, file };
+  return { names: [name], namespace: getString(doc, root, 'metadata', 'namespace'), fixedNamespace: false, by: `the operator of ${kind} ${name}`, mayCreateOthers: false, file };
 }
 
 function helmRelease(file: string, doc: Document, root: YAMLMap, name: string): AccountCreator {
@@ -45,9 +55,17 @@ function helmRelease(file: string, doc: Document, root: YAMLMap, name: string): 
   if (chart && !release.includes(chart)) names.add(`${release}-${chart}`);
   const fullname = getString(doc, values, 'fullnameOverride');
   if (fullname) names.add(fullname);
-  for (const account of accountsInValues(doc, values, 0)) names.add(account);
+  const valueAccounts = accountsInValues(doc, values, 0);
+  for (const account of valueAccounts) names.add(account);
   const target = getString(doc, root, 'spec', 'targetNamespace');
-  return { names: [...names], namespace: target ?? getString(doc, root, 'metadata', 'namespace'), fixedNamespace: target !== null, by: `HelmRelease ${name}${chart ? ` (chart ${chart})` : ''}`, file };
+  return {
+    names: [...names],
+    namespace: target ?? getString(doc, root, 'metadata', 'namespace'),
+    fixedNamespace: target !== null,
+    by: `HelmRelease ${name}${chart ? ` (chart ${chart})` : ''}`,
+    mayCreateOthers: valueAccounts.length === 0 && !(chart && CHARTS_WITH_VALUES_ONLY_ACCOUNTS.has(chart)),
+    file,
+  };
 }
 
 /** Names under any `serviceAccount` key of the values: its `name`, and the keys of a map of accounts (app-template's `serviceAccount: {<name>: {}}`). */

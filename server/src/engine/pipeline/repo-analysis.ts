@@ -81,7 +81,7 @@ export function withGraphProblems(index: RepoIndex, contract: Contract, path: st
     const made = makeFinding(rule.meta, path, lines, problem.span, problem.message, null);
     const finding: Finding = problem.severity ? { ...made, severity: problem.severity } : made;
     if (problem.related && problem.related.length > 0) finding.related = problem.related;
-    const fixes = rule.model?.fixes?.(problem, contract) ?? [];
+    const fixes = rule.model?.fixes?.(problem, contract, lines) ?? [];
     return fixes.length > 0 ? { ...finding, fixes } : finding;
   });
   return { ...analysis, findings: [...analysis.findings, ...graphFindings] };

@@ -358,18 +358,22 @@ export class RepoIndex {
     const graph = this.fluxGraph();
     const worlds = new Set(graph.buildersOf(path).map((b) => b.world));
     const out: ServiceAccountCreator[] = [];
-    for (const name of new Set(uses.map((use) => use.name))) {
-      for (const creator of this.accounts().creators.get(name) ?? []) {
-        const builders = graph.buildersOf(creator.file);
-        if (builders.length === 0) {
-          if (worlds.size === 0) out.push({ name, namespace: creator.namespace, by: creator.by });
-          continue;
-        }
-        for (const b of builders) {
-          if (worlds.size > 0 && !worlds.has(b.world)) continue;
-          out.push({ name, namespace: creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), by: creator.by });
-        }
+    const place = (name: string, creator: AccountCreator, certain: boolean): void => {
+      const builders = graph.buildersOf(creator.file);
+      if (builders.length === 0) {
+        if (worlds.size === 0) out.push({ name, namespace: creator.namespace, by: creator.by, certain, file: creator.file });
+        return;
       }
+      for (const b of builders) {
+        if (worlds.size > 0 && !worlds.has(b.world)) continue;
+        out.push({ name, namespace: creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), by: creator.by, certain, file: creator.file });
+      }
+    };
+    const { creators, charts } = this.accounts();
+    for (const name of new Set(uses.map((use) => use.name))) {
+      for (const creator of creators.get(name) ?? []) place(name, creator, true);
+      // After the releases that name it: a chart whose templates may create any account of its namespace.
+      for (const chart of charts) place(name, chart, false);
     }
     return out;
   }
@@ -380,12 +384,16 @@ export class RepoIndex {
       const declared = new Map<string, Array<string | null>>();
       const used = new Map<string, Array<string | null>>();
       const creators = new Map<string, AccountCreator[]>();
+      const charts: AccountCreator[] = [];
       for (const facts of this.facts.values()) {
         for (const sa of facts.serviceAccounts) declared.set(sa.name, [...(declared.get(sa.name) ?? []), sa.namespace]);
         for (const sa of facts.serviceAccountUses) used.set(sa.name, [...(used.get(sa.name) ?? []), sa.namespace]);
-        for (const creator of facts.accountCreators) for (const name of creator.names) creators.set(name, [...(creators.get(name) ?? []), creator]);
+        for (const creator of facts.accountCreators) {
+          for (const name of creator.names) creators.set(name, [...(creators.get(name) ?? []), creator]);
+          if (creator.mayCreateOthers) charts.push(creator);
+        }
       }
-      this.accountIndex = { declared, used, creators };
+      this.accountIndex = { declared, used, creators, charts };
     }
     return this.accountIndex;
   }
@@ -455,6 +463,8 @@ interface AccountIndex {
   declared: Map<string, Array<string | null>>;
   used: Map<string, Array<string | null>>;
   creators: Map<string, AccountCreator[]>;
+  /** HelmReleases whose charts may create accounts their values do not name. */
+  charts: AccountCreator[];
 }
 
 /** An account a pod of a file runs as, and what probably creates it there (as data: it travels to audit workers). */
@@ -462,6 +472,10 @@ export interface ServiceAccountCreator {
   name: string;
   namespace: string | null;
   by: string;
+  /** It names the account (values, release name, custom resource), rather than being a chart that may make any. */
+  certain: boolean;
+  /** Where the creator is written (the nearest chart is named first). */
+  file: string;
 }
 
 /** ServiceAccount names with the namespaces that declare them (null: a namespace the file does not say). */

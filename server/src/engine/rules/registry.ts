@@ -18,6 +18,9 @@ import { contractStale } from './contract-stale';
 import { directiveReasonMissing } from './directive-reason-missing';
 import { directiveUnused } from './directive-unused';
 import { fileSkipped } from './file-skipped';
+import { fluxDependsOnCycle } from './flux-depends-on-cycle';
+import { fluxDependsOnKind } from './flux-depends-on-kind';
+import { fluxDependsOnMissing } from './flux-depends-on-missing';
 import { fluxNoRoot } from './flux-no-root';
 import { fluxSubstitutionBareDollar } from './flux-substitution-bare-dollar';
 import { fluxSubstitutionDefault } from './flux-substitution-default';
@@ -66,6 +69,9 @@ export const RULES: readonly Rule[] = [
   kustomizeReference,
   fluxVariablesUnknown,
   fluxNoRoot,
+  fluxDependsOnMissing,
+  fluxDependsOnKind,
+  fluxDependsOnCycle,
   // The contract file, checked by the contract loader and the entry checks.
   contractFileMissing,
   contractNoJob,

@@ -35,7 +35,8 @@ export interface Rule {
   /** The problems of the Flux model this rule reports (their messages are the model's), and the fixes it offers for them. */
   model?: {
     problems: readonly GraphProblemKind[];
-    fixes?(problem: GraphProblem, contract: Contract): Fix[];
+    /** `lines`: the problem's file (a fix that edits it needs its ranges). */
+    fixes?(problem: GraphProblem, contract: Contract, lines: LineIndex): Fix[];
   };
 }
 

@@ -9,6 +9,11 @@
  *   spec:                      # ← ttl-missing
  *     backoffLimit: 2
  *
+ * Not for a hook Job that Argo CD or Helm deletes by its `hook-delete-policy`
+ * (`argocd.argoproj.io/hook` + `argocd.argoproj.io/hook-delete-policy`, or the `helm.sh/` pair): the
+ * tool that runs the hook creates it for each sync and deletes it, so its pods do not stay and nothing
+ * re-applies it as a plain resource.
+ *
  * Fix: insert the required TTL under `spec` with a convergence comment placeholder above it
  * (preferred), or list the Job in `noFinishTimeout` (creates the contract file if needed).
  */
@@ -18,12 +23,24 @@ import type { Fix } from '../base/types';
 import { insertIntoBlockMap } from '../yaml/edit';
 import { jobLabel } from './support/job-label';
 import type { Rule } from './rule';
+import { getString } from '../yaml/documents';
+import type { JobFacts } from '../k8s/jobs';
+
+/** The hook annotations of the tools that create a hook Job per sync and delete it by policy. */
+const HOOK_OWNERS = ['argocd.argoproj.io', 'helm.sh'];
+
+/** Whether Argo CD or Helm owns the Job's lifecycle: a hook with a delete policy. */
+function deletedByHookPolicy(job: JobFacts): boolean {
+  const { doc } = job.parsed;
+  const annotation = (key: string) => getString(doc, doc.contents, 'metadata', 'annotations', key);
+  return HOOK_OWNERS.some((owner) => annotation(`${owner}/hook`) !== null && annotation(`${owner}/hook-delete-policy`) !== null);
+}
 
 export const ttlMissing: Rule = {
   meta: { id: 'ttl-missing', defaultSeverity: 'error', summary: 'A Job sets no finish timeout and is not listed as keeping none.' },
   check: {
     job(job, context) {
-      if (job.ttl || context.coverage.noFinishTimeout.length > 0) return [];
+      if (job.ttl || context.coverage.noFinishTimeout.length > 0 || deletedByHookPolicy(job)) return [];
       const { contract } = context;
       if (!job.spec) {
         const message = `${jobLabel(job)} has no \`spec\` mapping: Kubernetes rejects it, and its finish timeout cannot be checked.`;

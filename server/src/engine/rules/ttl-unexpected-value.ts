@@ -13,6 +13,7 @@
 import { TTL_KEY } from '../k8s/jobs';
 import type { Fix } from '../base/types';
 import { jobLabel } from './support/job-label';
+import { requiredTtlPhrase } from '../contract/model';
 import type { Rule } from './rule';
 
 export const ttlUnexpectedValue: Rule = {
@@ -30,7 +31,7 @@ export const ttlUnexpectedValue: Rule = {
       if (listFix) fixes.push(listFix);
       const allowed = coverage.otherFinishTimeout.map((entry) => entry.value).filter((value) => value !== null);
       const why = allowed.length > 0 ? `its otherFinishTimeout entry allows ${allowed.join(', ')}` : 'no otherFinishTimeout entry allows it';
-      const message = `${jobLabel(job)} sets ${TTL_KEY}: ${ttl.value}, but the contract requires ${contract.requiredTtl} and ${why}. Set ${contract.requiredTtl}, or record the value and its reason in otherFinishTimeout.`;
+      const message = `${jobLabel(job)} sets ${TTL_KEY}: ${ttl.value}, but ${requiredTtlPhrase(contract)} and ${why}. Set ${contract.requiredTtl}, or record the value and its reason in otherFinishTimeout.`;
       return [context.finding(ttlUnexpectedValue.meta, ttl.valueSpan, message, fixes)];
     },
   },

@@ -10,6 +10,8 @@ import { FIX_ALL_KIND, fixAllEdit } from '../fix-all';
 import type { Project } from '../project';
 import type { Workspace } from '../workspace';
 import type { Diagnostics } from './diagnostics';
+import { reasonPlaceholder } from '../reason-placeholder';
+import { REVEAL_REASON, type RevealReasonArgs } from '../../shared/settings';
 
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 
@@ -36,7 +38,11 @@ export function registerCodeActions(workspace: Workspace, diagnostics: Diagnosti
       const diagnostic: Diagnostic | undefined = diagnosticOf(finding);
       for (const fix of finding.fixes) {
         const edit = toWorkspaceEdit(fix, uriOf, versionOf);
-        actions.push(toCodeAction(fix, diagnostic ?? toDiagnostic(finding, uriOf, (rule) => workspace.docLink(rule)), edit));
+        const action = toCodeAction(fix, diagnostic ?? toDiagnostic(finding, uriOf, (rule) => workspace.docLink(rule)), edit);
+        // A fix that writes the contract opens it at the reason it leaves to write.
+        const reason = reasonPlaceholder(fix, finding.file);
+        if (reason) action.command = { title: 'Show the reason to write', command: REVEAL_REASON, arguments: [{ uri: uriOf(reason.file), range: reason.range } satisfies RevealReasonArgs] };
+        actions.push(action);
       }
     }
     const fixAll = fixAllEdit(findings, params.textDocument.uri);

@@ -26,6 +26,7 @@ import { LineIndex } from '../../yaml/line-index';
 import { setInMap } from '../../yaml/edit';
 import { mentionedSecrets, PRODUCER_KINDS, producedSecrets } from './producers';
 import { accountCreator, MAY_HOLD_CREATOR } from '../../k8s/account-creators';
+import { dependsOnRefs, HELM_GROUP, helmReleaseDecl } from './depends-on';
 
 const FACT_KINDS = new RegExp(`kind:\\s*["']?(ConfigMap|Secret|ServiceAccount|FluxInstance|ResourceSet|ArtifactGenerator|${PRODUCER_KINDS.join('|')})\\b`);
 
@@ -75,6 +76,10 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     } else {
       facts.variableSources.push(...mentionedSecrets(path, parsed, root, kind, apiVersion));
     }
+    if (kind === 'HelmRelease' && apiVersion.startsWith(HELM_GROUP)) {
+      const release = helmReleaseDecl(path, parsed, root, linesOf(parsed.source));
+      if (release) facts.helmReleases.push(release);
+    }
     const sync = syncDecl(path, parsed, root, kind, apiVersion);
     if (sync) facts.syncs.push(sync);
     const webhook = webhookDecl(path, parsed, root, kind);
@@ -108,7 +113,12 @@ function linesOf(text: string): LineIndex {
 
 /** An edit template that sets `path` (ending in the name placeholder) to `""` under `map`. */
 function defineTemplate(parsed: ParsedDocument, map: YAMLMap, path: string[]): EditTemplate | null {
-  const edit = setInMap(parsed.source, map, parsed.base, [...path, NAME_PLACEHOLDER], '""');
+  return insertTemplate(parsed, map, [...path, NAME_PLACEHOLDER], '""');
+}
+
+/** An edit template that inserts `path: value` under `map` (null where the key exists or cannot be written). */
+function insertTemplate(parsed: ParsedDocument, map: YAMLMap, path: string[], value: string): EditTemplate | null {
+  const edit = setInMap(parsed.source, map, parsed.base, path, value);
   return edit && edit.start === edit.end ? { range: linesOf(parsed.source).range(edit.start, edit.end), newText: edit.newText } : null;
 }
 
@@ -147,6 +157,9 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     sourceKind: getString(doc, spec, 'sourceRef', 'kind') ?? 'GitRepository',
     sourceName: getString(doc, spec, 'sourceRef', 'name'),
     sourceNamespace: getString(doc, spec, 'sourceRef', 'namespace'),
+    dependsOn: dependsOnRefs(parsed, spec),
+    // Where a fix adds the postBuild its siblings have (flux-substitution-not-run).
+    addPostBuild: postBuildPair ? null : insertTemplate(parsed, root, ['spec', 'postBuild'], NAME_PLACEHOLDER),
   };
 }
 
@@ -208,6 +221,8 @@ function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, f
           path: HAS_PLACEHOLDER.test(path) ? null : normalizeSpecPath(path),
           sourceName: k.sourceName === null ? null : fill(k.sourceName),
           sourceNamespace: k.sourceNamespace === null ? null : fill(k.sourceNamespace),
+          dependsOn: k.dependsOn.map((ref) => ({ ...ref, name: fill(ref.name), namespace: ref.namespace === null ? null : fill(ref.namespace) })),
+          addPostBuild: null,
           template: `ResourceSet ${name}`,
         });
       } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {

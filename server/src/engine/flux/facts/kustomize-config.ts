@@ -23,7 +23,7 @@ export function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAML
   const kustomizationPatches: KustomizationPatch[] = (asSeq(doc, findPair(root, 'patches')?.value)?.items ?? [])
     .filter((item) => getString(doc, item, 'patch') !== null)
     .map((item) => kustomizationPatch(parsed, file, item))
-    .filter((patch) => patch.postBuild !== null && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
+    .filter((patch) => (patch.postBuild !== null || patch.sourceRef) && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
   return {
     file,
     resources: refs('resources'),

@@ -49,6 +49,15 @@ export interface KustomizationPatch {
   targetLabels: Requirement[] | null;
   /** The postBuild the patch adds, when it adds one. */
   postBuild: PostBuild | null;
+  /** What the patch writes into `spec.sourceRef` (each field it sets), null when it leaves it alone. */
+  sourceRef?: SourceRefPatch | null;
+}
+
+/** The fields of `spec.sourceRef` a patch sets (a field it leaves out keeps the child's own). */
+export interface SourceRefPatch {
+  kind?: string;
+  name?: string;
+  namespace?: string;
 }
 
 export interface PathRef {
@@ -68,6 +77,20 @@ export interface EditTemplate {
 }
 
 export const NAME_PLACEHOLDER = 'FLUX_JOB_GUARD_NAME';
+
+/**
+ * One `spec.dependsOn` entry of a Flux Kustomization or HelmRelease: Flux waits until the object
+ * it names (of the same kind) is Ready. The namespace defaults to the dependent's.
+ */
+export interface DependsOnRef {
+  name: string;
+  namespace: string | null;
+  /** The entry (its list item), and its `name` value (what a fix replaces). */
+  span: [number, number];
+  nameSpan: [number, number];
+  /** The entry's `readyExpr` (Flux 2.7): Ready is then decided by that expression. */
+  readyExpr: boolean;
+}
 
 export interface FluxKustomization {
   file: string;
@@ -103,6 +126,20 @@ export interface FluxKustomization {
   sourceNamespace: string | null;
   /** Made by a Flux Operator ResourceSet from its template (`<< inputs.x >>` filled in, or left when the inputs come from outside). */
   template?: string;
+  /** `spec.dependsOn`: the Kustomizations Flux waits for before it builds this one. */
+  dependsOn: DependsOnRef[];
+  /** Adding `spec.postBuild` where the Kustomization has none: `newText` holds NAME_PLACEHOLDER where its body goes. */
+  addPostBuild: EditTemplate | null;
+}
+
+/** A Flux HelmRelease, as the dependsOn gate sees it. */
+export interface HelmReleaseDecl {
+  file: string;
+  name: string;
+  namespace: string | null;
+  span: [number, number];
+  range: Range;
+  dependsOn: DependsOnRef[];
 }
 
 /**
@@ -178,10 +215,23 @@ export interface FileFacts {
   webhooks: WebhookDecl[];
   /** ExternalArtifacts an ArtifactGenerator makes. */
   artifacts: ArtifactDecl[];
+  helmReleases: HelmReleaseDecl[];
 }
 
 export function emptyFacts(): FileFacts {
-  return { kustomizations: [], kustomize: null, variableSources: [], serviceAccounts: [], serviceAccountUses: [], accountCreators: [], sources: [], syncs: [], webhooks: [], artifacts: [] };
+  return {
+    kustomizations: [],
+    kustomize: null,
+    variableSources: [],
+    serviceAccounts: [],
+    serviceAccountUses: [],
+    accountCreators: [],
+    sources: [],
+    syncs: [],
+    webhooks: [],
+    artifacts: [],
+    helmReleases: [],
+  };
 }
 
 export type SourceKind = 'GitRepository' | 'OCIRepository' | 'Bucket';
@@ -211,6 +261,8 @@ export interface SyncDecl {
   span: [number, number];
   /** How it was written: `FluxInstance`, `HelmRelease values`, `chart values`. */
   via: string;
+  /** `distribution.version` as written (`2.x`, `2.7.3`), null when the instance does not pin it. */
+  version: string | null;
 }
 
 /** An admission webhook that adds `postBuild.substituteFrom` to every Flux Kustomization. */

@@ -1,8 +1,9 @@
 // Reading `postBuild` where it is written: a Flux Kustomization's own spec,
 // or a patch (a parent Kustomization's `spec.patches`, a kustomize inline
-// patch) that adds it to the Kustomizations it targets.
+// patch) that adds it to the Kustomizations it targets; and the `sourceRef` such
+// a patch writes (a child whose own sourceRef is a placeholder the parent fills).
 import { asMap, asSeq, findPair, getNode, getString, isMap, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText } from '../../yaml/documents';
-import type { KustomizationPatch, Located, PostBuild, SubstituteFromRef } from './model';
+import type { KustomizationPatch, Located, PostBuild, SourceRefPatch, SubstituteFromRef } from './model';
 import { parseLabelSelector } from './label-selector';
 
 export function readPostBuild(parsed: ParsedDocument, file: string, node: unknown): PostBuild | null {
@@ -32,7 +33,7 @@ export function substituteFromRef(parsed: ParsedDocument, file: string, item: un
   return { kind, name, optional: getString(doc, item, 'optional') === 'true', file, span: nodeSpan(parsed, item) ?? [0, 0] };
 }
 
-/** A `patches` entry (of a parent Kustomization or a kustomization.yaml); only what it does to postBuild matters here. */
+/** A `patches` entry (of a parent Kustomization or a kustomization.yaml); only what it does to postBuild and sourceRef matters here. */
 export function kustomizationPatch(parsed: ParsedDocument, file: string, item: unknown): KustomizationPatch {
   const { doc } = parsed;
   const target = getNode(doc, item, 'target');
@@ -44,7 +45,41 @@ export function kustomizationPatch(parsed: ParsedDocument, file: string, item: u
     targetName: getString(doc, target, 'name'),
     targetLabels: labelSelector === null ? null : (parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }]),
     postBuild: patchText.includes('postBuild') ? postBuildOfPatch(patchText, file, span) : null,
+    sourceRef: patchText.includes('sourceRef') ? sourceRefOfPatch(patchText) : null,
   };
+}
+
+const SOURCE_REF_FIELDS = ['kind', 'name', 'namespace'] as const;
+
+/**
+ * The sourceRef fields a patch text sets: a strategic-merge patch (`spec.sourceRef`) or a JSON6902
+ * list (`add`/`replace` of `/spec/sourceRef` or one of its fields).
+ */
+function sourceRefOfPatch(patchText: string): SourceRefPatch | null {
+  for (const parsed of parseYamlFile(patchText)) {
+    if (parsed.errors.length > 0) continue;
+    const { doc } = parsed;
+    const fields: SourceRefPatch = {};
+    const take = (node: unknown) => {
+      for (const field of SOURCE_REF_FIELDS) {
+        const value = getString(doc, node, field);
+        if (value !== null) fields[field] = value;
+      }
+    };
+    if (isMap(doc.contents)) take(getNode(doc, doc.contents, 'spec', 'sourceRef'));
+    for (const op of isMap(doc.contents) ? [] : (asSeq(doc, doc.contents)?.items ?? [])) {
+      const operation = getString(doc, op, 'op');
+      if (operation !== 'add' && operation !== 'replace') continue;
+      const path = getString(doc, op, 'path') ?? '';
+      const value = getNode(doc, op, 'value');
+      if (path === '/spec/sourceRef') take(value);
+      const field = SOURCE_REF_FIELDS.find((name) => path === `/spec/sourceRef/${name}`);
+      const text = field ? scalarText(doc, value) : null;
+      if (field && text !== null) fields[field] = text;
+    }
+    if (Object.keys(fields).length > 0) return fields;
+  }
+  return null;
 }
 
 /**

@@ -56,16 +56,20 @@ export function syncDecl(file: string, parsed: ParsedDocument, root: YAMLMap, ki
   let sync: unknown = null;
   let namespace: string | null = null;
   let via = '';
+  let spec: unknown = null;
   if (kind === 'FluxInstance' && apiVersion.startsWith('fluxcd.controlplane.io/')) {
-    sync = getNode(doc, root, 'spec', 'sync');
+    spec = getNode(doc, root, 'spec');
+    sync = getNode(doc, spec, 'sync');
     namespace = getString(doc, root, 'metadata', 'namespace');
     via = 'FluxInstance';
   } else if (kind === 'HelmRelease' && apiVersion.startsWith('helm.toolkit.fluxcd.io/')) {
-    sync = getNode(doc, root, 'spec', 'values', 'instance', 'sync');
+    spec = getNode(doc, root, 'spec', 'values', 'instance');
+    sync = getNode(doc, spec, 'sync');
     namespace = getString(doc, root, 'spec', 'targetNamespace') ?? getString(doc, root, 'metadata', 'namespace');
     via = 'HelmRelease values';
   } else if (kind === null && findPair(root, 'apiVersion') === undefined) {
-    sync = getNode(doc, root, 'instance', 'sync');
+    spec = getNode(doc, root, 'instance');
+    sync = getNode(doc, spec, 'sync');
     via = 'chart values';
   }
   const syncKind = getString(doc, sync, 'kind') ?? 'GitRepository';
@@ -82,6 +86,7 @@ export function syncDecl(file: string, parsed: ParsedDocument, root: YAMLMap, ki
     file,
     span: nodeSpan(parsed, pathNode) ?? [0, 0],
     via,
+    version: getString(doc, spec, 'distribution', 'version'),
   };
 }
 

@@ -36,6 +36,8 @@ export interface BuiltFile {
   optOut?: Array<{ span: [number, number]; verdict: 'substituted' | 'disabled' | 'absent' }>;
   /** The kustomize-level patches (of the kustomization files on the way) that reach it. */
   patches: KustomizationPatch[];
+  /** The namespace kustomize gives its resources (the outermost `namespace:` on the way), null when none sets one. */
+  namespace?: string | null;
   /** For a generator input: which generator reads it, and how. */
   generator?: { config: KustomizeConfig; generator: Generator; input: GeneratorInput };
 }
@@ -43,10 +45,11 @@ export interface BuiltFile {
 /**
  * What the model found wrong, by kind: a reference Flux cannot follow (a path that does not
  * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
- * assume, an outside source whose names the repository cannot show (once per source). The rules
- * say which rule reports each kind (rules/registry.ts).
+ * assume, an outside source whose names the repository cannot show (once per source); and from the
+ * dependsOn gate (gate.ts), an entry that names nothing Ready-able of its world, one that names
+ * another kind, a cycle. The rules say which rule reports each kind (rules/registry.ts).
  */
-export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source';
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source' | 'depends-on-missing' | 'depends-on-kind' | 'depends-on-cycle';
 
 export interface GraphProblem {
   kind: GraphProblemKind;
@@ -58,6 +61,8 @@ export interface GraphProblem {
   related?: RelatedLocation[];
   /** outside-source: the source to declare, with every name the repository uses from it. */
   declare?: SourceToDeclare;
+  /** A fix that replaces the text at `span` of the problem's file (a dependsOn name by the one meant). */
+  replace?: { title: string; span: [number, number]; newText: string };
 }
 
 /** An outside source as the contract's `from` item names it, with the names a declaration lists. */
@@ -76,6 +81,8 @@ export interface Build {
   treeProblems: GraphProblem[];
   /** Where kustomize fails to build what Flux builds (then nothing is applied). */
   failure?: FluxBuildFailure;
+  /** Why the Kustomization fails to build at all (its spec.path is no folder of the artifact), null when it builds. */
+  fails: string | null;
 }
 
 /** Why kustomize cannot build what a Flux Kustomization builds, and where that is written. */
@@ -122,6 +129,7 @@ class Builder {
   private readonly files = new Map<string, BuiltFile[]>();
   private readonly problems: GraphProblem[] = [];
   private readonly treeProblems: GraphProblem[] = [];
+  private fails: string | null = null;
 
   constructor(
     private readonly kustomization: FluxKustomization,
@@ -137,7 +145,7 @@ class Builder {
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
       const dir = path.path === null ? null : inRepository(this.artifact.artifact, path.path);
-      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], []);
+      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], [], null);
       return this.result();
     }
     if (path.path === null || (k.template && /<</.test(k.pathAsWritten))) return this.result(); // unknown until the template is filled in
@@ -149,15 +157,15 @@ class Builder {
       const written = `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" climbs above the root of ${source}`;
       if (exists) report('info', `${written}; Flux clamps it there and builds "./${path.path}", which works: write "./${path.path}" to say so.`);
       else report('error', `${written}; Flux clamps it there, and "./${path.path}" does not exist: the Kustomization fails to build.`);
-      if (!exists) return this.result();
+      if (!exists) return this.failed(`its spec.path "./${path.path}" does not exist in ${source}`);
     } else if (!exists) {
       report('error', `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
-      return this.result();
+      return this.failed(`its spec.path ${JSON.stringify(k.pathAsWritten)} does not exist in ${source}`);
     }
-    this.folder(dir, [], []);
+    this.folder(dir, [], [], null);
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
-      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], []);
+      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], [], null);
       else
         this.treeProblems.push({
           kind: 'broken-reference',
@@ -170,7 +178,12 @@ class Builder {
   }
 
   private result(): Build {
-    return { files: this.files, problems: this.problems, treeProblems: this.treeProblems };
+    return { files: this.files, problems: this.problems, treeProblems: this.treeProblems, fails: this.fails };
+  }
+
+  private failed(why: string): Build {
+    this.fails = why;
+    return this.result();
   }
 
   private add(file: string, entry: BuiltFile): void {
@@ -193,16 +206,18 @@ class Builder {
     return exclusion && exclusion !== 'outside' ? ` (the source artifact leaves it out: ${exclusion.origin})` : '';
   }
 
-  private folder(dir: string, stack: string[], patches: KustomizationPatch[]): void {
+  private folder(dir: string, stack: string[], patches: KustomizationPatch[], namespace: string | null): void {
     const config = this.layout.configIn(dir);
-    if (config && this.artifact.holds(config.file)) return this.kustomize(config, stack, patches);
+    if (config && this.artifact.holds(config.file)) return this.kustomize(config, stack, patches, namespace);
     // No kustomization file: Flux generates one over every YAML file below the folder.
-    for (const file of this.layout.filesIn(dir)) if (isYamlPath(file) && this.artifact.holds(file)) this.add(file, { role: 'resource', patches });
-    for (const sub of this.layout.subdirs(dir)) this.folder(sub, stack, patches);
+    for (const file of this.layout.filesIn(dir)) if (isYamlPath(file) && this.artifact.holds(file)) this.add(file, { role: 'resource', patches, namespace });
+    for (const sub of this.layout.subdirs(dir)) this.folder(sub, stack, patches, namespace);
   }
 
-  private kustomize(config: KustomizeConfig, stack: string[], inherited: KustomizationPatch[]): void {
+  /** `outer`: the namespace a kustomization that includes this one sets (the outermost wins: its transformer runs last). */
+  private kustomize(config: KustomizeConfig, stack: string[], inherited: KustomizationPatch[], outer: string | null): void {
     const next = [...stack, config.file];
+    const namespace = outer ?? config.namespace;
     // A kustomization's patches (and those of the components it includes) apply to everything it accumulates.
     const components = config.components.map((ref) => (ref.path === null ? undefined : this.layout.configIn(ref.path))).filter((c): c is KustomizeConfig => !!c);
     const patches = [...inherited, ...config.kustomizationPatches, ...components.flatMap((c) => c.kustomizationPatches)];
@@ -212,11 +227,11 @@ class Builder {
     const report = (span: [number, number] | null, message: string) => this.treeProblems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
-      else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches });
+      else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches, namespace });
       else if (this.hasDir(ref.path)) {
         const sub = this.layout.configIn(ref.path);
         if (sub && next.includes(sub.file)) report(ref.span, `kustomize references form a cycle: ${[...next, sub.file].join(' → ')}.`);
-        else if (sub && this.artifact.holds(sub.file)) this.kustomize(sub, next, patches);
+        else if (sub && this.artifact.holds(sub.file)) this.kustomize(sub, next, patches, namespace);
         else report(ref.span, `${JSON.stringify(ref.written)} is a folder without a kustomization.yaml${sub ? this.excludedNote(sub.file) : ''}: kustomize cannot build it.`);
       } else report(ref.span, `${JSON.stringify(ref.written)} does not exist in the repository${this.excludedNote(ref.path)}: kustomize fails to build this folder.`);
     }

@@ -21,6 +21,7 @@ import type { FluxConfig } from './roots';
 import { Sources } from './sources';
 import { Walk } from './walk';
 import type { BuildEntry, Builder, World } from './world';
+import type { NeverBuilds } from './gate';
 
 export interface GraphInput {
   files: ReadonlySet<string>;
@@ -43,6 +44,7 @@ export class FluxGraph {
   fallback = false;
   private readonly entries = new Map<string, BuildEntry[]>();
   private readonly live: Builder[] = [];
+  private readonly blocked = new Map<Builder, NeverBuilds>();
   private readonly layout: Layout;
   private readonly variablesByName = new Map<string, Array<VariableSource & { generated?: KustomizeConfig }>>();
   private readonly byFile = new Map<string, FluxKustomization[]>();
@@ -86,6 +88,8 @@ export class FluxGraph {
       worlds: this.worlds,
       entries: this.entries,
       live: this.live,
+      blocked: this.blocked,
+      declaredNames: new Set(this.kustomizations.map((k) => k.name)),
     };
     const roots = new RootChoice(model);
     const chosen = roots.choose();
@@ -135,6 +139,11 @@ export class FluxGraph {
     return this.live;
   }
 
+  /** Kustomizations a world applies that never build there (the dependsOn gate), with why. */
+  neverBuilds(): ReadonlyMap<Builder, NeverBuilds> {
+    return this.blocked;
+  }
+
   private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {
     const key = `${artifact.artifact.key}|${k.file}|${k.span[0]}|${k.name}|${k.pathAsWritten}`;
     let build = this.builds.get(key);
@@ -148,10 +157,11 @@ export class FluxGraph {
    */
   private withKustomize(k: FluxKustomization, artifact: ArtifactIndex, built: Build): Build {
     const view = this.kustomize;
-    if (!view || !view.answers(k, artifact)) return { files: built.files, problems: [...built.problems, ...built.treeProblems], treeProblems: [] };
+    const { fails } = built;
+    if (!view || !view.answers(k, artifact)) return { files: built.files, problems: [...built.problems, ...built.treeProblems], treeProblems: [], fails };
     const failure = view.failure(k, artifact);
-    if (!failure) return { files: built.files, problems: built.problems, treeProblems: [] };
-    return { files: new Map(), problems: built.problems, treeProblems: [], failure };
+    if (!failure) return { files: built.files, problems: built.problems, treeProblems: [], fails };
+    return { files: new Map(), problems: built.problems, treeProblems: [], failure, fails };
   }
 
   /** One error per failing entry, naming every live Kustomization whose build it fails (in any world). */

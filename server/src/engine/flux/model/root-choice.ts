@@ -60,11 +60,20 @@ export class RootChoice {
     if (current.length === 0 && bootstraps.length === 0) current = syncs;
     const candidates = dedupe([...bootstraps, ...current], reach);
     if (candidates.length > 0) {
-      for (const candidate of candidates)
-        if (candidate.assumption) this.model.report({ kind: 'assumed-root', file: candidate.kustomization.file, span: candidate.kustomization.span, message: candidate.assumption, severity: 'info' });
+      this.reportAssumptions(candidates);
       return candidates;
     }
     return this.fallbackRoots(unresolved);
+  }
+
+  /** One info per guess: the syncs that make the same guess (one per cluster) are named in the first one's message. */
+  private reportAssumptions(candidates: RootCandidate[]): void {
+    const groups = new Map<string, RootCandidate[]>();
+    for (const candidate of candidates) if (candidate.assumption) push(groups, candidate.assumptionKey ?? candidate.assumption, candidate);
+    for (const [first, ...others] of groups.values()) {
+      const also = others.length > 0 ? ` The same is assumed for the syncs in ${others.map((c) => c.kustomization.file).join(', ')}.` : '';
+      this.model.report({ kind: 'assumed-root', file: first.kustomization.file, span: first.kustomization.span, message: first.assumption! + also, severity: 'info' });
+    }
   }
 
   private contractRoot(root: FluxConfig['roots'][number]): RootCandidate {

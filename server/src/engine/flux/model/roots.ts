@@ -44,6 +44,8 @@ export interface RootCandidate {
   declaredIn: string | null;
   /** Why the candidate's source folder is a guess, when it is. */
   assumption: string | null;
+  /** The same guess made for other syncs has the same key: said once (d2-fleet syncs one artifact per cluster). */
+  assumptionKey?: string;
 }
 
 /** A Kustomization the model makes where none is written (what a sync or a contract root starts). */
@@ -74,6 +76,8 @@ export function syntheticKustomization(name: string, namespace: string | null, f
     sourceKind,
     sourceName,
     sourceNamespace: namespace,
+    dependsOn: [],
+    addPostBuild: null,
   };
 }
 
@@ -90,7 +94,8 @@ export function syncCandidate(sync: SyncDecl, config: FluxConfig, folderOf: (pat
   if (folders.length === 1) {
     const shown = folders[0] === '' ? 'the repository root' : `${folders[0]}/`;
     const assumption = `${sync.via} syncs ${sync.kind} ${sync.name} (${sync.url ?? 'no url'}), which the repository cannot show; assumed it holds ${shown}, the only folder with ${path}/. Say so in flux.sources to be sure.`;
-    return { ...base, source: { ...source, folder: folders[0] === '' ? null : folders[0] }, assumption };
+    const assumptionKey = `${sync.via}|${sync.kind}|${sync.name}|${sync.url}|${folders[0]}`;
+    return { ...base, source: { ...source, folder: folders[0] === '' ? null : folders[0] }, assumption, assumptionKey };
   }
   return {
     unresolved: `${sync.via} in ${sync.file} syncs ${sync.kind} ${sync.name}, an artifact this repository cannot show (${folders.length === 0 ? `no folder holds ${path}/` : `${folders.length} folders hold ${path}/`}): declare the folder it holds in flux.sources`,
