@@ -162,6 +162,49 @@ describe('the source artifact: what Flux cannot build', () => {
       'kustomize-reference clusters/home/apps.yaml:8:9',
     ]);
   });
+
+  test('a spec.path that climbs above the root: Flux clamps it (securejoin), an info where the clamped folder builds, an error where it does not exist', async () => {
+    const climbing = { ...base, 'clusters/home/apps.yaml': ks('apps', '../apps', SUBSTITUTE), 'apps/job/config.yaml': CONFIGMAP('a', 'echo ${UNSET}') };
+    const result = await auditFiles(climbing);
+    const clamp = result.findings.filter((f) => f.rule === 'kustomize-reference');
+    assert.deepEqual(
+      clamp.map((f) => [brief(f), f.severity]),
+      [['kustomize-reference clusters/home/apps.yaml:8:9', 'info']],
+    );
+    assert.equal(
+      clamp[0].message,
+      'spec.path "../apps" of Kustomization "apps" climbs above the root of GitRepository flux-system; Flux clamps it there and builds "./apps", which works: write "./apps" to say so.',
+    );
+    // The clamped build is the real one: its findings are there as for "./apps".
+    assert.deepEqual(
+      modelFindings(result.findings).filter((f) => !f.startsWith('kustomize-reference')),
+      ['flux-substitution-undefined apps/job/config.yaml:7:10'],
+    );
+    // Negative control: where the clamped folder does not exist, the Kustomization fails: an error.
+    const missing = (await auditFiles({ ...base, 'clusters/home/apps.yaml': ks('apps', '../nowhere', SUBSTITUTE) })).findings.filter((f) => f.rule === 'kustomize-reference');
+    assert.deepEqual(
+      missing.map((f) => [brief(f), f.severity]),
+      [['kustomize-reference clusters/home/apps.yaml:8:9', 'error']],
+    );
+  });
+
+  test('a pattern of its own (a .sourceignore, spec.ignore) drops the default exclusions but .git, as source-controller does', async () => {
+    const icons = {
+      ...base,
+      'apps/job/kustomization.yaml': 'resources:\n  - config.yaml\nconfigMapGenerator:\n  - name: icons\n    files:\n      - icons/logo.png\n',
+      'apps/job/icons/logo.png': 'PNG',
+    };
+    // Negative control: without a pattern of the repository's own, `*.png` is a default exclusion and the build fails.
+    assert.deepEqual(await model(icons), ['kustomize-reference apps/job/kustomization.yaml:6:9']);
+    assert.deepEqual(await model({ ...icons, '.sourceignore': '# docs stay out\ndocs/\n' }), []);
+    assert.deepEqual(await model({ ...icons, 'clusters/home/flux-system/gotk-sync.yaml': gotkSync('clusters/home', '  ignore: |\n    docs/\n') }), []);
+    // A .sourceignore of comments only gives no pattern: the defaults stay.
+    assert.deepEqual(await model({ ...icons, '.sourceignore': '# nothing yet\n\n' }), ['kustomize-reference apps/job/kustomization.yaml:6:9']);
+    // The CI exclusions go too: with a pattern of its own, a folder under .github/ is in the artifact.
+    const ci = { ...base, 'clusters/home/apps.yaml': ks('apps', './.github/apps', SUBSTITUTE), '.github/apps/a.yaml': CONFIGMAP('a', 'x') };
+    assert.deepEqual(await model(ci), ['kustomize-reference clusters/home/apps.yaml:8:9']);
+    assert.deepEqual(await model({ ...ci, '.sourceignore': 'docs/\n' }), []);
+  });
 });
 
 describe('generated ConfigMaps: the files generators read are substituted text', () => {
@@ -254,8 +297,9 @@ describe('generated ConfigMaps: the files generators read are substituted text',
   });
 
   test('inline patches of a kustomization file are substituted text too', async () => {
-    const kustomization = 'resources:\n  - config.yaml\npatches:\n  - patch: |\n      - op: add\n        path: /data/x\n        value: ${INLINE}\n';
-    assert.deepEqual(await model(repo(kustomization, '', { 'apps/config.yaml': CONFIGMAP('a', 'ok') })), ['flux-substitution-undefined apps/kustomization.yaml:7:16']);
+    // A JSON 6902 patch needs a target (without one kustomize fails the build).
+    const kustomization = 'resources:\n  - config.yaml\npatches:\n  - target:\n      kind: ConfigMap\n    patch: |\n      - op: add\n        path: /data/x\n        value: ${INLINE}\n';
+    assert.deepEqual(await model(repo(kustomization, '', { 'apps/config.yaml': CONFIGMAP('a', 'ok') })), ['flux-substitution-undefined apps/kustomization.yaml:9:16']);
   });
 });
 

@@ -199,7 +199,8 @@ describe('substitution rules', () => {
   });
 
   test('the opt-out label or annotation (exactly "disabled") turns substitution off for that resource only', async () => {
-    const optOut = (how: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  ${how}:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\ndata:\n  a: \${X}\n`;
+    const optOut = (how: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${how}\n  ${how}:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\ndata:\n  a: \${X}\n`;
+    // Two names: one build may hold each resource once (kustomize fails on a duplicate id).
     assert.deepEqual(await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/a.yaml': optOut('annotations'), 'apps/b.yaml': optOut('labels') }), []);
     const control = optOut('annotations').replace('disabled', 'Disabled');
     assert.deepEqual(await fluxFindings({ 'flux/apps.yaml': kustomization('apps', './apps', POST_BUILD), 'apps/a.yaml': control }), ['flux-substitution-undefined apps/a.yaml:8:6']);

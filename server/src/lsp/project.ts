@@ -10,7 +10,7 @@ import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isGoYamlOnly, type ParsedDocument } from '../engine/yaml/documents';
-import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readWantedNames } from '../engine/pipeline/audit';
+import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames } from '../engine/pipeline/audit';
 import { skippedFinding } from '../engine/rules/file-skipped';
 import { FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
@@ -162,15 +162,17 @@ export class Project {
     if (text === undefined || !session || !isYamlLike(path)) return this.index.update(path, text);
     // An open YAML file: its summary comes from the documents the edit touched (the rest are cached).
     session.update(text);
-    const changed = this.index.record(path, session.summary());
+    let changed = this.index.record(path, session.summary());
+    if (this.index.readsWhole(path)) changed = this.index.recordText(path, text) || changed;
     return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
   /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */
   async readNewInputs(): Promise<boolean> {
     const read = (await readInputs(this.fs, this.index)).length > 0;
+    const texts = (await readKustomizeTexts(this.fs, this.index)).length > 0;
     await readWantedNames(this.fs, this.index);
-    return read;
+    return read || texts;
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */

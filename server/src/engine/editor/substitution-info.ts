@@ -2,7 +2,7 @@
 // what a `${NAME}` under the cursor means, where it is defined, and the file
 // as Flux would render it, then what the kubelet makes of its containers.
 import { stringify } from 'yaml';
-import { buildersIn, documentRegions, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/substitution/regions';
+import { buildersIn, documentRegions, documentVerdict, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/substitution/regions';
 import { envsubst } from '../flux/substitution/envsubst/template';
 import { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { DefinedVariable } from '../flux/model/variables';
@@ -157,7 +157,8 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
       parts.push(`# cannot render this document: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    if (optsOut(parsed)) {
+    const own = flux!.entries.filter((entry) => entry.builder === builder && (entry.role === 'resource' || entry.role === 'patch'));
+    if (own.length === 0 ? optsOut(parsed) : own.every((entry) => documentVerdict(entry, parsed) !== 'substituted')) {
       parts.push(withKubelet(`# substitution disabled for this resource\n${serialized}`, serialized));
       continue;
     }

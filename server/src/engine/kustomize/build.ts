@@ -77,6 +77,30 @@ function cached<T>(cache: Map<string, Cached<T>>, key: string, make: () => T): T
   return entry.value;
 }
 
+/** What a builder keeps of a repository view: each read once, whatever builds reach it. */
+interface Caches {
+  kustomizations: Map<string, Cached<Kustomization>>;
+  patches: Map<string, Cached<{ strategicMerge: Patch[]; patches: Patch[]; json6902: Patch[] }>>;
+  docs: Map<string, ResourceDoc[]>;
+  replacements: Map<string, Cached<Replacement[]>>;
+  accumulated: Map<string, Cached<Accumulated>>;
+}
+
+function newCaches(): Caches {
+  return { kustomizations: new Map(), patches: new Map(), docs: new Map(), replacements: new Map(), accumulated: new Map() };
+}
+
+/**
+ * Fields added to one folder's kustomization before it is built (Flux's
+ * kustomize-controller writes its own into the folder's kustomization file,
+ * or generates one where the folder has none).
+ */
+export interface KustomizationLayer {
+  dir: string;
+  /** The folder's kustomization with the layer's fields; `own` is null where the folder has no kustomization file. */
+  apply(own: Kustomization | null): Kustomization;
+}
+
 /** What a Kustomization folder accumulates, and every folder it reads a kustomization of on the way (itself first). */
 interface Accumulated {
   resources: Res[];
@@ -89,17 +113,33 @@ interface Accumulated {
  * read once and shared by every build that reaches them.
  */
 export class KustomizeBuilder {
-  private readonly kustomizations = new Map<string, Cached<Kustomization>>();
-  private readonly patches = new Map<string, Cached<{ strategicMerge: Patch[]; patches: Patch[]; json6902: Patch[] }>>();
-  private readonly docs = new Map<string, ResourceDoc[]>();
-  private readonly replacements = new Map<string, Cached<Replacement[]>>();
-  private readonly accumulated = new Map<string, Cached<Accumulated>>();
+  private readonly caches: Caches;
+  /** The layered folder's own answers (its kustomization and what it accumulates differ from the shared ones). */
+  private readonly own: Caches = newCaches();
 
   constructor(
     readonly files: KustomizeFiles,
     /** A negative control's switch: build as if no kustomization had patches. */
     private readonly options: { ignorePatches?: boolean } = {},
-  ) {}
+    private readonly layer: KustomizationLayer | null = null,
+    shared?: Caches,
+  ) {
+    this.caches = shared ?? newCaches();
+  }
+
+  /**
+   * A builder that sees `layer.dir`'s kustomization with the layer's fields
+   * (what Flux writes into it): every other folder's answers are shared with
+   * this builder, so building many layered folders costs what they add.
+   */
+  layered(layer: KustomizationLayer): KustomizeBuilder {
+    return new KustomizeBuilder(this.files, this.options, layer, this.caches);
+  }
+
+  /** The caches that hold a folder's (or a kustomization file's) answers: the layered folder has its own. */
+  private cachesOf(dir: string): Caches {
+    return this.layer !== null && dir === this.layer.dir ? this.own : this.caches;
+  }
 
   /** What `kustomize build dir` outputs, or why it fails. */
   build(dir: string): BuildOutcome {
@@ -117,25 +157,32 @@ export class KustomizeBuilder {
 
   /** The kustomization of a folder (cached); throws where kustomize cannot load it. */
   kustomization(dir: string, from: { file: string; span: Span | null }): Kustomization {
+    const present = kustomizationFilesIn(this.files, dir).length > 0;
+    if (this.layer !== null && dir === this.layer.dir) {
+      const layer = this.layer;
+      // Flux rewrites the folder's own file before kustomize reads it (loadKustomization's asFlux)
+      return cached(this.own.kustomizations, dir, () => layer.apply(present ? loadKustomization(this.files, dir, from, true) : null));
+    }
     // a missing file is said where it is referenced from, so it is not cached
-    if (kustomizationFilesIn(this.files, dir).length === 0) loadKustomization(this.files, dir, from);
-    return cached(this.kustomizations, dir, () => loadKustomization(this.files, dir, from));
+    if (!present) loadKustomization(this.files, dir, from);
+    return cached(this.caches.kustomizations, dir, () => loadKustomization(this.files, dir, from));
   }
 
   /** The documents of a resource file (the caller's parse where it offers one). */
   resourceDocs(path: string): ResourceDoc[] {
-    let docs = this.docs.get(path);
+    let docs = this.caches.docs.get(path);
     if (!docs) {
       docs = this.files.resourceDocs?.(path) ?? scanResourceDocs(this.files.read(path) ?? '');
-      this.docs.set(path, docs);
+      this.caches.docs.set(path, docs);
     }
     return docs;
   }
 
   /** The transformer stages of a kustomization (its patches and replacements loaded once); throws where one cannot be loaded. */
   stages(k: Kustomization): TransformerStage[] {
-    const patches = this.options.ignorePatches ? { strategicMerge: [], patches: [], json6902: [] } : cached(this.patches, k.file, () => loadPatches(this.files, k));
-    const replacements = cached(this.replacements, k.file, () => loadReplacements(this.files, k));
+    const caches = this.cachesOf(k.dir);
+    const patches = this.options.ignorePatches ? { strategicMerge: [], patches: [], json6902: [] } : cached(caches.patches, k.file, () => loadPatches(this.files, k));
+    const replacements = cached(caches.replacements, k.file, () => loadReplacements(this.files, k));
     return transformerStages(
       k,
       patches,
@@ -155,7 +202,7 @@ export class KustomizeBuilder {
   private unmodelledIn(visited: Set<string>): Unmodelled[] {
     const out: Unmodelled[] = [];
     for (const dir of visited) {
-      const entry = this.kustomizations.get(dir);
+      const entry = this.cachesOf(dir).kustomizations.get(dir);
       if (entry && 'value' in entry) for (const field of entry.value.unmodelled) out.push({ file: entry.value.file, field });
     }
     return out;
@@ -167,7 +214,7 @@ export class KustomizeBuilder {
     visited.add(dir);
     const k = this.kustomization(dir, from);
     if (k.kind === 'Component') fail('component-as-resource', `expected kind != 'Component' for path '${dir}'`, from.file, from.span);
-    const result = cached(this.accumulated, dir, () => {
+    const result = cached(this.cachesOf(dir).accumulated, dir, () => {
       const own = new Set<string>([dir]);
       const ra: Res[] = [];
       this.accumulate(k, ra, [...stack, dir], own);
@@ -184,12 +231,17 @@ export class KustomizeBuilder {
   /** Resources, generators and components of a kustomization (or component), into `ra`. */
   private accumulate(k: Kustomization, ra: Res[], stack: string[], visited: Set<string>): void {
     for (const entry of k.resources) this.accumulateResource(k, entry, ra, stack, visited);
-    for (const spec of k.generators) absorb(ra, generate(this.files, k, spec), k.file, spec.span);
+    for (const spec of k.generators) {
+      // kustomize fetches a file source given as a URL: beyond the model
+      const remote = spec.files.find((source) => isRemote(source.value.slice(source.value.indexOf('=') + 1)));
+      if (remote) throw new Unsupported('remote', k.file, remote.span);
+      absorb(ra, generate(this.files, k, spec), k.file, spec.span);
+    }
     for (const entry of k.components) {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
       const path = resolveIn(k.dir, entry.value);
       if (path === null || !this.files.isDir(path))
-        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span);
+        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span, path);
       const from = { file: k.file, span: entry.span };
       checkCycle(path, stack, from);
       visited.add(path);
@@ -210,7 +262,8 @@ export class KustomizeBuilder {
       }
       return;
     }
-    if (path === null || !this.files.isDir(path)) fail('missing-resource', `accumulating resources from '${entry.value}': open ${path ?? entry.value}: no such file or directory`, k.file, entry.span);
+    if (path === null || !this.files.isDir(path))
+      fail('missing-resource', `accumulating resources from '${entry.value}': open ${path ?? entry.value}: no such file or directory`, k.file, entry.span, path);
     for (const res of this.accumulateTarget(path, stack, { file: k.file, span: entry.span }, visited)) append(ra, cloneRes(res), k.file, entry.span);
   }
 

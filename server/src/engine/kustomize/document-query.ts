@@ -120,6 +120,7 @@ function collect(builder: KustomizeBuilder, k: Kustomization, chains: Chain[], s
   for (const spec of k.generators) {
     // a generator that merges into a base's object takes that object's metadata: the build decides
     if (spec.behavior === 'merge' || spec.behavior === 'replace') throw NEEDS_BUILD;
+    if (spec.files.some((source) => isRemote(source.value.slice(source.value.indexOf('=') + 1)))) throw NEEDS_BUILD;
     chains.push({ key: `${k.file}#${spec.span[0]}`, start: () => generate(files, k, spec), stages: [] });
   }
   for (const entry of k.components) {

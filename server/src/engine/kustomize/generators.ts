@@ -12,7 +12,7 @@ import { fail } from './types';
 /** The object a generator item makes, before it is absorbed into the build; throws a BuildError where kustomize fails. */
 export function generate(files: KustomizeFiles, k: Kustomization, spec: GeneratorSpec): Res {
   const what = spec.kind === 'ConfigMap' ? 'configmap' : 'secret';
-  const failed: (message: string, span?: [number, number]) => never = (message, span = spec.span) => fail('generator', message, k.file, span);
+  const failed: (message: string, span?: [number, number], missing?: string | null) => never = (message, span = spec.span, missing) => fail('generator', message, k.file, span, missing);
   if (spec.name === '') failed(`a ${what} must have a name`);
   const data = new Map<string, string>();
   const binaryData = new Map<string, string>();
@@ -27,7 +27,7 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
   for (const env of spec.envs) {
     const path = resolveIn(k.dir, env.value);
     const text = path === null ? undefined : files.read(path);
-    if (path === null || text === undefined) failed(`loading KV pairs: env source files: [${env.value}]: open ${env.value}: no such file or directory`, env.span);
+    if (path === null || text === undefined) failed(`loading KV pairs: env source files: [${env.value}]: open ${env.value}: no such file or directory`, env.span, path);
     inputs.push(path);
     for (const [key, value] of envPairs(text)) put(key, value, false, env.span);
   }
@@ -39,7 +39,7 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
   for (const source of spec.files) {
     const [key, written] = fileSource(source.value, (message) => failed(`loading KV pairs: file sources: [${source.value}]: ${message}`, source.span));
     const path = resolveIn(k.dir, written);
-    if (path === null || !files.isFile(path)) failed(`loading KV pairs: file sources: [${source.value}]: open ${written}: no such file or directory`, source.span);
+    if (path === null || !files.isFile(path)) failed(`loading KV pairs: file sources: [${source.value}]: open ${written}: no such file or directory`, source.span, path);
     inputs.push(path);
     const text = files.read(path);
     // A file that is not UTF-8 text goes to binaryData; the model does not read its bytes, so the hash is unknown.

@@ -161,7 +161,13 @@ function firstDocument(text: string): { root: KNode | null; error: { message: st
 }
 
 /** Loads the kustomization file of a folder; throws a BuildError where kustomize refuses it. */
-export function loadKustomization(files: KustomizeFiles, dir: string, from: { file: string; span: Span | null }): Kustomization {
+/**
+ * `asFlux`: as kustomize-controller rewrites the file before the build (it
+ * decodes it into kustomize's Go struct without strictness and encodes it
+ * again): unknown fields are dropped, and an empty file is an empty
+ * Kustomization (Flux writes its apiVersion and kind).
+ */
+export function loadKustomization(files: KustomizeFiles, dir: string, from: { file: string; span: Span | null }, asFlux = false): Kustomization {
   const candidates = kustomizationFilesIn(files, dir);
   if (candidates.length === 0) {
     fail('no-kustomization', `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${dir}'`, from.file, from.span);
@@ -170,16 +176,17 @@ export function loadKustomization(files: KustomizeFiles, dir: string, from: { fi
   const file = candidates[0];
   const parsed = firstDocument(files.read(file) ?? '');
   if (parsed.error) fail('invalid-kustomization', `invalid Kustomization: yaml: ${parsed.error.message}`, file, parsed.error.span);
-  return readKustomization(file, parsed.root);
+  return readKustomization(file, parsed.root, asFlux);
 }
 
-function readKustomization(file: string, root: KNode | null): Kustomization {
+function readKustomization(file: string, root: KNode | null, asFlux: boolean): Kustomization {
   if (root !== null && !isNull(root) && root.kind !== 'map') {
     fail('invalid-kustomization', `invalid Kustomization: json: cannot unmarshal ${root.kind === 'seq' ? 'array' : 'string'} into Go value of type types.Kustomization`, file, root.span);
   }
-  const shapeError = checkShape(root, KUSTOMIZATION, 'Kustomization');
+  const shapeError = checkShape(root, KUSTOMIZATION, 'Kustomization', asFlux);
   if (shapeError) fail('invalid-kustomization', `invalid Kustomization: ${shapeError.message}`, file, shapeError.node.span);
-  if (!root || root.kind !== 'map' || isEmpty(root)) fail('empty-kustomization', 'kustomization.yaml is empty', file, root ? root.span : null);
+  if (asFlux && (!root || isNull(root))) root = { kind: 'map', entries: [], span: [0, 0] };
+  if (!root || root.kind !== 'map' || (!asFlux && isEmpty(root))) fail('empty-kustomization', 'kustomization.yaml is empty', file, root ? root.span : null);
   const field = (name: string) => fieldNode(root, name);
   const str = (name: string) => stringOf(field(name));
   const written = (node: KNode | null): Written[] => (node?.kind === 'seq' ? node.items : []).map((item) => ({ value: stringOf(item), span: item.span }));

@@ -82,7 +82,7 @@ function loadStrategicMergeEntry(files: KustomizeFiles, k: Kustomization, entry:
   if (docs === null || docs.length === 0) {
     const path = resolveIn(k.dir, written);
     const text = path === null ? undefined : files.read(path);
-    if (path === null || text === undefined) fail('invalid-patch', `trouble reading the patch file ${written}: no such file or directory`, k.file, entry.span);
+    if (path === null || text === undefined) fail('invalid-patch', `trouble reading the patch file ${written}: no such file or directory`, k.file, entry.span, path);
     docs = strategicMergeDocs(text);
     textFile = path;
     if (docs === null) fail('invalid-patch', `the patch file ${written} holds no valid strategic-merge patch`, k.file, entry.span);

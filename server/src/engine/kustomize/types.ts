@@ -45,6 +45,8 @@ export interface KustomizeFailure {
   /** The file of the offending entry (a kustomization file, a resource file). */
   file: string;
   span: Span | null;
+  /** The path kustomize did not find (a resource, component, patch or generator input), where that is the failure. */
+  missing?: string;
 }
 
 export class BuildError extends Error {
@@ -53,6 +55,6 @@ export class BuildError extends Error {
   }
 }
 
-export function fail(reason: FailureReason, message: string, file: string, span: Span | null): never {
-  throw new BuildError({ reason, message, file, span });
+export function fail(reason: FailureReason, message: string, file: string, span: Span | null, missing?: string | null): never {
+  throw new BuildError(missing ? { reason, message, file, span, missing } : { reason, message, file, span });
 }

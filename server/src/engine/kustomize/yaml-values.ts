@@ -109,7 +109,8 @@ export interface ShapeError {
 const GO_TYPE: Record<ValueType, string> = { null: 'null', bool: 'bool', int: 'number', float: 'number', string: 'string', map: 'object', seq: 'array' };
 
 /** The first place where `node` does not fit `shape`, with encoding/json's words for it. */
-export function checkShape(node: KNode | null, shape: Shape, where: string): ShapeError | null {
+/** `lenient`: unknown fields are skipped (a decoder without strictness), type mismatches still fail. */
+export function checkShape(node: KNode | null, shape: Shape, where: string, lenient = false): ShapeError | null {
   if (!node || isNull(node) || shape === 'any') return null;
   const type = valueType(node);
   const mismatch = (want: string): ShapeError => ({ message: `json: cannot unmarshal ${GO_TYPE[type]} into Go struct field ${where} of type ${want}`, node });
@@ -118,17 +119,17 @@ export function checkShape(node: KNode | null, shape: Shape, where: string): Sha
     const element = shape === 'boolMap' ? 'bool' : 'string';
     if (shape === 'strings') {
       if (node.kind !== 'seq') return mismatch('[]string');
-      for (const item of node.items) if (checkShape(item, element, where)) return checkShape(item, element, where);
+      for (const item of node.items) if (checkShape(item, element, where, lenient)) return checkShape(item, element, where, lenient);
       return null;
     }
     if (node.kind !== 'map') return mismatch(shape === 'stringMap' ? 'map[string]string' : 'map[string]bool');
-    for (const entry of node.entries) if (checkShape(entry.value, element, where)) return checkShape(entry.value, element, where);
+    for (const entry of node.entries) if (checkShape(entry.value, element, where, lenient)) return checkShape(entry.value, element, where, lenient);
     return null;
   }
   if ('list' in shape) {
     if (node.kind !== 'seq') return mismatch('[]object');
     for (const item of node.items) {
-      const error = checkShape(item, shape.list, where);
+      const error = checkShape(item, shape.list, where, lenient);
       if (error) return error;
     }
     return null;
@@ -137,8 +138,11 @@ export function checkShape(node: KNode | null, shape: Shape, where: string): Sha
   const names = Object.keys(shape.fields);
   for (const entry of node.entries) {
     const name = names.find((candidate) => candidate === entry.key) ?? names.find((candidate) => candidate.toLowerCase() === entry.key.toLowerCase());
-    if (name === undefined) return { message: `json: unknown field ${JSON.stringify(entry.key)}`, node: entry.keyNode ?? node };
-    const error = checkShape(entry.value, shape.fields[name], `${where}.${name}`);
+    if (name === undefined) {
+      if (lenient) continue;
+      return { message: `json: unknown field ${JSON.stringify(entry.key)}`, node: entry.keyNode ?? node };
+    }
+    const error = checkShape(entry.value, shape.fields[name], `${where}.${name}`, lenient);
     if (error) return error;
   }
   return null;

@@ -80,8 +80,19 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
     if (read.kind === 'text') index.record(path, detached(summarizeFile(path, read.text, undefined, false)));
   }
   await readInputs(fs, index, texts);
+  await readKustomizeTexts(fs, index, texts);
   await readWantedNames(fs, index);
   return index;
+}
+
+/** Reads the files the kustomize model reads whole (patches, replacements, env files) that the index does not hold yet. */
+export async function readKustomizeTexts(fs: RepoFs, index: RepoIndex, texts?: Map<string, ReadResult>): Promise<string[]> {
+  const paths = index.unreadKustomizeTexts();
+  for (const path of paths) {
+    const read = texts?.get(path) ?? (await fs.read(path));
+    if (read.kind === 'text') index.recordText(path, read.text);
+  }
+  return paths;
 }
 
 /** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
@@ -244,7 +255,7 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, contexts: F
     const headText = head && mayHoldJob(text) ? await head(path) : undefined;
     const input = inputFrom(context, text, contract, declares, headText);
     const documents = input.yaml === false ? [] : (file.documents ?? parseYamlFile(text));
-    out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents) });
+    out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents, input.flux) });
   }
   return out;
 }
@@ -273,6 +284,7 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const inputs = await executor.scan(index.unreadInputs(), true);
   data.inputs = inputs.inputs;
   for (const [path, facts] of inputs.inputs) index.recordInput(path, facts);
+  await readKustomizeTexts(fs, index);
   const analyses = new Map<string, FileAnalysis>(scanned.analyses);
 
   // Pass 2: with the model complete, the files that need rules.

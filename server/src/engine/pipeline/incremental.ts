@@ -6,7 +6,8 @@
 // (contract, repository index, role, git HEAD) changes. `analyzeFile` over
 // the whole text is the reference this must always agree with (tested).
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
-import { emptyFacts, FileFacts } from '../flux/facts/model';
+import { emptyFacts, FileFacts, isKustomizationFile } from '../flux/facts/model';
+import type { ResourceDoc } from '../kustomize/resource-docs';
 import { detached, FileSummary, summarizeFile } from './repo-index';
 import { goYamlMayRefuse } from '../yaml/go-yaml';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from '../yaml/documents';
@@ -199,6 +200,7 @@ export class DocumentSession {
   summary(): FileSummary {
     const merged: FileFacts = emptyFacts();
     const uses = new Set<string>();
+    const docs: ResourceDoc[] = [];
     let any = false;
     for (const chunk of this.chunks) {
       let summary = this.summaries.get(chunk.key);
@@ -208,6 +210,8 @@ export class DocumentSession {
         this.summaries.set(chunk.key, summary);
       }
       for (const name of summary.uses) uses.add(name);
+      // each document's header, at its place in the whole file
+      for (const doc of summary.docs ?? []) docs.push(shiftDoc(doc, chunk.start));
       if (!summary.facts) continue;
       any = true;
       const shifted = shiftFacts(summary.facts, chunk.start, chunk.line);
@@ -222,7 +226,10 @@ export class DocumentSession {
       merged.kustomize ??= shifted.kustomize;
     }
     this.prune(this.summaries);
-    return { facts: any ? merged : null, uses: [...uses].sort() };
+    const summary: FileSummary = { facts: any ? merged : null, uses: [...uses].sort() };
+    if (isKustomizationFile(this.path)) summary.kustomizeText = this.text;
+    else if (docs.length > 0) summary.docs = docs;
+    return summary;
   }
 
   /**
@@ -268,3 +275,9 @@ export class DocumentSession {
 }
 
 const NOTHING: FileAnalysis = { findings: [], jobs: [] };
+
+/** A document header of a chunk, at its place in the whole file. */
+function shiftDoc(doc: ResourceDoc, by: number): ResourceDoc {
+  if (by === 0) return doc;
+  return { ...doc, span: [doc.span[0] + by, doc.span[1] + by], error: doc.error ? { ...doc.error, span: [doc.error.span[0] + by, doc.error.span[1] + by] } : null };
+}

@@ -18,7 +18,7 @@ import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
-  const entries = index.fluxGraph().entriesOf(path);
+  const entries = index.fluxEntriesOf(path);
   if (entries.length === 0 && contract.substitution !== 'always') return undefined;
   return { entries, strict: contract.strict, mode: contract.substitution };
 }

@@ -4,7 +4,7 @@
 // from them. Each file contributes facts found by a text prefilter, so most
 // files are never parsed for it; the model is rebuilt lazily, and only when
 // the facts that shape it change.
-import { optsOut } from '../flux/substitution/regions';
+import { optedOutEverywhere, type FluxFileContext } from '../flux/substitution/regions';
 import { extractFacts, mayHoldFacts } from '../flux/facts/extract';
 import { FileFacts, isKustomizationFile, InputFacts } from '../flux/facts/model';
 import { documentNamesUsed } from '../flux/substitution/scalars';
@@ -18,6 +18,9 @@ import { outsideSourceProblems } from '../flux/model/outside-findings';
 import { OutsideSource, outsideSources } from '../flux/model/outside-sources';
 import type { GraphProblem } from '../flux/model/build';
 import type { AccountCreator } from '../k8s/account-creators';
+import { scanResourceDocs, type ResourceDoc } from '../kustomize/resource-docs';
+import type { BuildEntry } from '../flux/model/world';
+import { entriesWithOptOuts } from './opt-outs';
 
 export const SOURCE_IGNORE = '.sourceignore';
 
@@ -33,6 +36,10 @@ export interface FileSummary {
   ignore?: string;
   /** The file holds `${` but its names were not read (see RepoIndex.namesWanted): they are read only where they matter. */
   usesPending?: boolean;
+  /** A YAML file's documents as kustomize reads their headers (what a build of the folder needs of it). */
+  docs?: ResourceDoc[];
+  /** A kustomization file's text (the kustomize model reads it whole). */
+  kustomizeText?: string;
 }
 
 /**
@@ -47,6 +54,8 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
   if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
+  if (isKustomizationFile(path)) summary.kustomizeText = text;
+  else if (isYamlPath(path)) summary.docs = scanResourceDocs(text);
   return summary;
 }
 
@@ -61,12 +70,13 @@ export function detached<T>(value: T): T {
 
 /** Whether a summary says anything beyond "this file exists" (the rest need not travel to workers). */
 export function isTrivial(summary: FileSummary): boolean {
-  return summary.facts === null && summary.uses.length === 0 && summary.ignore === undefined;
+  return summary.facts === null && summary.uses.length === 0 && summary.ignore === undefined && summary.kustomizeText === undefined && (summary.docs?.length ?? 0) === 0;
 }
 
-export function namesUsedIn(documents: ParsedDocument[]): string[] {
+/** The names a file's substituted documents use; `flux`: the builds of the file, whose kustomize verdicts say which documents opt out. */
+export function namesUsedIn(documents: ParsedDocument[], flux?: FluxFileContext): string[] {
   const names = new Set<string>();
-  for (const parsed of documents) if (parsed.errors.length === 0 && !optsOut(parsed)) for (const name of documentNamesUsed(parsed)) names.add(name);
+  for (const parsed of documents) if (parsed.errors.length === 0 && !optedOutEverywhere(parsed, flux)) for (const name of documentNamesUsed(parsed)) names.add(name);
   return [...names].sort();
 }
 
@@ -79,6 +89,10 @@ export class RepoIndex {
   private readonly ignoreFiles = new Map<string, string>();
   private readonly inputs = new Map<string, InputFacts>();
   private readonly inputShapes = new Map<string, string>();
+  /** What the kustomize model reads: each YAML file's document headers, and the texts of the files it reads whole. */
+  private readonly docs = new Map<string, ResourceDoc[]>();
+  private readonly docShapes = new Map<string, string>();
+  private readonly texts = new Map<string, string>();
   /** The `${NAME}` names each file uses (for the per-Kustomization report of unknown names). */
   private readonly uses = new Map<string, string[]>();
   /** Files whose names were not read yet (namesWanted says which of them matter). */
@@ -121,7 +135,8 @@ export class RepoIndex {
   /** Records a file's new text (undefined: the file is gone). Returns true when other files' analyses may change. */
   update(path: string, text: string | undefined): boolean {
     if (text === undefined) return this.record(path, undefined);
-    const changed = this.record(path, detached(summarizeFile(path, text)));
+    let changed = this.record(path, detached(summarizeFile(path, text)));
+    if (this.readsWhole(path)) changed = this.recordText(path, text) || changed;
     return this.isGeneratorInput(path) ? this.recordInput(path, detached(inputFacts(path, text))) || changed : changed;
   }
 
@@ -146,6 +161,8 @@ export class RepoIndex {
       if (ignoreText !== undefined) this.ignoreFiles.set(path, ignoreText);
     }
     if (summary === undefined && this.inputs.has(path)) changed = this.recordInput(path, undefined) || changed;
+    if (summary === undefined || summary.kustomizeText !== undefined) changed = this.recordText(path, summary?.kustomizeText) || changed;
+    changed = this.recordDocs(path, summary?.docs) || changed;
     this.setUses(path, summary?.uses ?? []);
     if (summary?.usesPending) this.usesPending.add(path);
     const facts = summary?.facts ?? null;
@@ -173,6 +190,54 @@ export class RepoIndex {
     else this.uses.set(path, names);
     this.unknownNames = null;
   }
+
+  /** Records the text of a file the kustomize model reads whole (undefined: forget it). Returns true when it changed. */
+  recordText(path: string, text: string | undefined): boolean {
+    if (this.texts.get(path) === text) return false;
+    if (text === undefined) this.texts.delete(path);
+    else this.texts.set(path, text);
+    this.invalidate();
+    return true;
+  }
+
+  /** A file's document headers: a change beyond their positions can change what kustomize builds. */
+  private recordDocs(path: string, docs: ResourceDoc[] | undefined): boolean {
+    if (!docs || docs.length === 0) {
+      const had = this.docs.delete(path);
+      this.docShapes.delete(path);
+      return had;
+    }
+    this.docs.set(path, docs);
+    const shape = hashed(JSON.stringify(docs, (key, value: unknown) => (key === 'span' ? undefined : value instanceof Map ? [...value.entries()] : value)));
+    if (this.docShapes.get(path) === shape) return false;
+    this.docShapes.set(path, shape);
+    return true;
+  }
+
+  /** Files the kustomize model reads whole that the index does not hold yet (patch, replacements and env files): the caller reads them and calls recordText(). */
+  unreadKustomizeTexts(): string[] {
+    return [...this.kustomizeReads()].filter((path) => this.files.has(path) && !this.texts.has(path));
+  }
+
+  /** Whether the kustomize model reads the file whole (a patch, replacements or env file). */
+  readsWhole(path: string): boolean {
+    return this.kustomizeReads().has(path);
+  }
+
+  private kustomizeReads(): Set<string> {
+    if (!this.readPaths) {
+      this.readPaths = new Set();
+      for (const facts of this.facts.values()) {
+        const config = facts.kustomize;
+        if (!config) continue;
+        for (const path of [...config.patches, ...(config.reads ?? [])]) this.readPaths.add(path);
+        for (const generator of config.generators) for (const input of generator.inputs) if (input.kind === 'env' && input.path) this.readPaths.add(input.path);
+      }
+    }
+    return this.readPaths;
+  }
+
+  private readPaths: Set<string> | null = null;
 
   /** Records what a generator input holds (undefined: it is gone). */
   recordInput(path: string, facts: InputFacts | undefined): boolean {
@@ -208,12 +273,24 @@ export class RepoIndex {
   /** The Flux model; `withFreshPositions` rebuilds it when only positions moved (for hover and definitions). */
   fluxGraph(withFreshPositions = false): FluxGraph {
     if (!this.graph || (withFreshPositions && this.graphHasStalePositions)) {
-      this.graph = new FluxGraph({ files: this.files, facts: this.facts, ignoreFiles: this.ignoreFiles, inputs: this.inputs, config: this.config });
+      this.graph = new FluxGraph({
+        files: this.files,
+        facts: this.facts,
+        ignoreFiles: this.ignoreFiles,
+        inputs: this.inputs,
+        config: this.config,
+        kustomize: { text: (path) => this.texts.get(path), docs: (path) => this.docs.get(path) },
+      });
       this.graphHasStalePositions = false;
       this.unknownNames = null;
       this.outside = null;
     }
     return this.graph;
+  }
+
+  /** Everything that builds `file`, with kustomize's verdict on what each build outputs of it (opt-outs.ts). */
+  fluxEntriesOf(file: string): BuildEntry[] {
+    return entriesWithOptOuts(this.fluxGraph(), file, this.docs.get(file), this.facts.get(file)?.kustomize ?? undefined);
   }
 
   /**
@@ -367,6 +444,7 @@ export class RepoIndex {
     this.problemsByFile = null;
     this.patchFiles = null;
     this.inputPaths = null;
+    this.readPaths = null;
     this.unknownNames = null;
     this.outside = null;
     this.version++;

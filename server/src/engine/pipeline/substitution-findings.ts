@@ -34,6 +34,8 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
   const context: SubstitutionContext = {
     substituting: region.substituting,
     plain: region.plain,
+    optedOut: region.optedOut ?? [],
+    ...(region.dashboard ? { dashboard: region.dashboard } : {}),
     strict,
     occurrences,
     index: 0,
@@ -50,8 +52,10 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
   if (!region.fixes || region.fixes.length === 0) return findings;
   return findings.map((found) => {
     const own = found.fixes ?? [];
+    // A rule may offer the region's fix itself (a dashboard's opt-out, preferred there): once is enough.
+    const offered = region.fixes!.filter((fix) => !own.some((mine) => mine.title === fix.title));
     // Where no in-file fix is preferred (text no shell reads), opting the generator out is the fix.
-    const extra = own.some((fix) => fix.preferred) ? region.fixes! : region.fixes!.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
+    const extra = own.some((fix) => fix.preferred) ? offered : offered.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
     return { ...found, fixes: [...own, ...extra] };
   });
 }

@@ -1,11 +1,13 @@
 /**
  * flux-substitution-needless-escape (warning): in text a shell runs, a `$$` before a letter, `_`,
- * `{` or `(` in a resource that Flux Kustomizations build without substituting it (no postBuild),
- * in text no later layer unescapes either: not a container's command, args or env, where the
- * kubelet turns `$$` into `$` (so `$${mod}` there reaches the shell as `${mod}`). A `$$` before a
- * space or the end (a real PID) is left alone, and so is one in a shell comment. A Grafana
- * dashboard's JSON is read the same way: `$${DS_PROMETHEUS}` there reaches Grafana as `$` before the
- * variable (no layer unescapes it), where the author meant `${DS_PROMETHEUS}`.
+ * `{` or `(` in a resource that Flux Kustomizations build without substituting it (no postBuild,
+ * or the substitution opt-out `kustomize.toolkit.fluxcd.io/substitute: disabled` as kustomize's build
+ * writes it: the resource's own metadata, a patch, commonAnnotations, generator options), in text no
+ * later layer unescapes either: not a container's command, args or env, where the kubelet turns `$$`
+ * into `$` (so `$${mod}` there reaches the shell as `${mod}`). A `$$` before a space or the end (a
+ * real PID) is left alone, and so is one in a shell comment. A Grafana dashboard's JSON is read the
+ * same way: `$${DS_PROMETHEUS}` there reaches Grafana as `$` before the variable (no layer unescapes
+ * it), where the author meant `${DS_PROMETHEUS}`.
  *
  * Why it matters: nothing unescapes it, so where the author meant `$${VAR}`, `$$(cmd)` or `$$VAR`
  * the shell sees `$$` (its PID) followed by text.
@@ -20,6 +22,7 @@
 import { kustomizationNames } from './support/substitution';
 import { respellFix, runStartedBy, shellReads, spelling } from './support/dollar-run';
 import { isGrafanaDashboard } from './support/dashboard';
+import { SUBSTITUTE_OPT_OUT } from '../flux/facts/kustomize-config';
 import type { Rule } from './rule';
 
 const MEANT_AS_ESCAPE = /^[\p{L}_{(]$/u;
@@ -35,7 +38,9 @@ export const fluxSubstitutionNeedlessEscape: Rule = {
       const run = runStartedBy(occurrence, context);
       // Exactly `$$`, and both reach the consumer: no layer unescapes it.
       if (!run || run.to - run.from !== 2 || !MEANT_AS_ESCAPE.test(run.next) || run.reaching !== 2) return [];
-      const builds = `Kustomization ${kustomizationNames(context.plain)} builds this file without postBuild`;
+      const optedOut = context.optedOut ?? [];
+      const how = context.plain.every((builder) => optedOut.includes(builder)) ? `builds this with substitution turned off (${SUBSTITUTE_OPT_OUT}: disabled)` : 'builds this file without postBuild';
+      const builds = `Kustomization ${kustomizationNames(context.plain)} ${how}`;
       const message =
         reader === 'shell'
           ? `${builds}, and the kubelet does not expand this text, so nothing turns $$ into $: the shell sees $$ (its PID) followed by "${run.next}". Write a single $.`

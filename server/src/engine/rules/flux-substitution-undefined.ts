@@ -17,16 +17,20 @@
  * Kustomization takes its variables, or give it a default (`${NAME:=…}`); where it may come from
  * an outside source the contract declares (or an optional one nothing creates), add it to that
  * source's names in `flux.variables` (declareFixes: the pipeline adds it, as it needs every name
- * the repository uses from the source).
+ * the repository uses from the source). In a Grafana dashboard (flux/substitution/dashboards.ts)
+ * the name is Grafana's: the message leads with turning substitution off for the ConfigMap or its
+ * generator, the preferred fix, or with `$${NAME}` where the text uses Flux's variables too.
  */
 import { defaultFix, defineFixes, escapeFix, knowsItsNames, kustomizationNames, lookup, substitutedBy } from './support/substitution';
-import type { Rule } from './rule';
+import type { Rule, SubstitutionContext } from './rule';
 import type { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
 import type { Finding, Fix } from '../base/types';
 import type { Builder } from '../flux/model/world';
 import type { Contract } from '../contract/model';
 import { OutsideSource, sourceFor } from '../flux/model/outside-sources';
 import { addNameFix } from '../contract/variables-edit';
+import { SUBSTITUTE_OPT_OUT } from '../flux/facts/kustomize-config';
+import type { DashboardText } from '../flux/substitution/dashboards';
 
 export const fluxSubstitutionUndefined: Rule = {
   meta: { id: 'flux-substitution-undefined', defaultSeverity: 'error', summary: 'A ${NAME} that no Flux variable defines.' },
@@ -49,19 +53,30 @@ export const fluxSubstitutionUndefined: Rule = {
         // An optional source nothing creates: Flux goes on without it, and then this name is undefined.
         const optional = absentOptionalSources(undefinedIn);
         const onlyOptional = undefinedIn.every((builder) => builder.vars!.outside.some((entry) => entry.state === 'optional-absent'));
-        let message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}`;
-        message +=
-          optional.length > 0
-            ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'}).`
-            : '.';
-        message += occurrence.shell
-          ? ` If the shell should see it, write $${written}.`
-          : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
         const span: [number, number] = expression === top ? occurrence.span : nestedSpan(occurrence, expression);
+        const { dashboard } = context;
+        // A Grafana dashboard's `${…}` is Grafana's variable: turn substitution off for it (or escape it), never define it.
+        const optOut = dashboard ? dashboardOptOut(context, dashboard) : null;
+        const when =
+          optional.length > 0
+            ? ` whenever ${optional.join(', ')} ${optional.length === 1 ? 'is' : 'are'} absent (optional, and nothing in this repository creates ${optional.length === 1 ? 'it' : 'them'})`
+            : '';
+        let message: string;
+        if (dashboard) {
+          const fix = optOut
+            ? `turn off Flux substitution for ${dashboard.what} (${SUBSTITUTE_OPT_OUT}: disabled), or write $${written}`
+            : `write $${written} (this text uses Flux's variables too, so keep its substitution)`;
+          message = `${written} is a Grafana dashboard variable: ${fix}. Kustomization ${kustomizationNames(undefinedIn)} substitutes it and does not define it: Flux ${effect}${when}.`;
+        } else {
+          message = `${written} is not defined by Kustomization ${kustomizationNames(undefinedIn)}: Flux ${effect}${when}.`;
+          message += occurrence.shell
+            ? ` If the shell should see it, write $${written}.`
+            : ` Define ${expression.name} in the Kustomization's postBuild, or give it a default (\${${expression.name}:=value}).`;
+        }
         // Where a shell reads the text, the name is probably the shell's: escape it. Elsewhere Flux
         // should give it a value: define it where the Kustomization takes its variables, or give it a default.
-        const escape = expression === top && occurrence.shell ? escapeFix(context, occurrence, written) : null;
-        const fixes: Fix[] = [...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
+        const escape = expression !== top ? null : dashboard ? escapeFix(context, occurrence, written, 'Grafana', optOut === null) : occurrence.shell ? escapeFix(context, occurrence, written) : null;
+        const fixes: Fix[] = [...(optOut ? [optOut] : []), ...(escape ? [escape] : []), ...defineFixes(expression.name, undefinedIn)];
         const fallback = defaultFix(context, occurrence, expression, span);
         if (fallback) fixes.push(fallback);
         const found = context.finding(fluxSubstitutionUndefined.meta, span, message, fixes, onlyOptional ? 'warning' : undefined);
@@ -88,6 +103,14 @@ export function declareFixes(finding: Finding, sources: readonly OutsideSource[]
     .map((source) => addNameFix(contract, { ...source, names: sourceFor(sources, source.kind, source.name, source.namespace)?.names ?? [] }, name))
     .filter((fix): fix is Fix => fix !== null);
   return fixes.length > 0 ? { ...finding, fixes: [...(finding.fixes ?? []), ...fixes] } : finding;
+}
+
+/** The fix that turns Flux's substitution off for a dashboard, preferred: the resource's annotation, or its generator's options. */
+function dashboardOptOut(context: SubstitutionContext, dashboard: DashboardText): Fix | null {
+  const title = `Turn off Flux substitution for ${dashboard.what} (its \${…} are Grafana's)`;
+  if (dashboard.edits) return context.fix(title, dashboard.edits, true);
+  const fix = dashboard.fixes?.[0];
+  return fix ? { ...fix, preferred: true } : null;
 }
 
 /** The optional sources nothing creates that the builders read: `Secret x`. */

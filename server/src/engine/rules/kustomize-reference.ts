@@ -5,7 +5,10 @@
  * it out), leaves the repository, is a folder without a kustomization file, or closes a cycle.
  *
  * Why it matters: Flux fails to build the Kustomization, and nothing it would apply reaches the
- * cluster; the model stops following the reference there.
+ * cluster; the model stops following the reference there. Where kustomize's own build of what Flux
+ * builds fails (flux/model/kustomize-view.ts: a missing entry, a Component under `resources:`, a
+ * duplicate id), the finding is an error, once per failing entry, naming the Kustomizations that
+ * fail; a `spec.path` above the source root that Flux clamps and builds is an info.
  *
  * Example:
  *   resources:

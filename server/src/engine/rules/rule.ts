@@ -12,6 +12,7 @@ import type { Builder } from '../flux/model/world';
 import type { GraphProblem, GraphProblemKind } from '../flux/model/build';
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { Layers, TracedText } from '../flux/substitution/layers';
+import type { DashboardText } from '../flux/substitution/dashboards';
 import type { JobFacts } from '../k8s/jobs';
 import type { ParsedDocument } from '../yaml/documents';
 import type { LineIndex } from '../yaml/line-index';
@@ -81,6 +82,10 @@ export interface SubstitutionContext {
   substituting: Builder[];
   /** Builders that build the text without substituting it. */
   plain: Builder[];
+  /** Of `plain`, those whose build opts the text out of substitution (kustomize.toolkit.fluxcd.io/substitute: disabled). */
+  optedOut?: Builder[];
+  /** The text is a Grafana dashboard: its `${…}` are Grafana's, and how to turn Flux's substitution off for it. */
+  dashboard?: DashboardText;
   strict: boolean;
   /** All occurrences of the region, for rules that look at neighbours (runs of `$$`). */
   occurrences: SourceOccurrence[];

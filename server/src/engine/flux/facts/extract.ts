@@ -4,7 +4,20 @@
 // Flux starts), the ConfigMaps and Secrets that `substituteFrom` may name, and
 // ServiceAccounts. A text prefilter keeps most files from being parsed at all.
 import { podSpecOf } from '../../k8s/pods';
-import { NAME_PLACEHOLDER, SourceEntry, isKustomizationFile, FluxKustomization, FLUX_KUSTOMIZE_GROUP, FileFacts, emptyFacts, EditTemplate, SOURCE_KINDS, SourceKind, VariableSource } from './model';
+import {
+  NAME_PLACEHOLDER,
+  SourceEntry,
+  isKustomizationFile,
+  FluxKustomization,
+  FluxKustomizeLayer,
+  FLUX_KUSTOMIZE_GROUP,
+  FileFacts,
+  emptyFacts,
+  EditTemplate,
+  SOURCE_KINDS,
+  SourceKind,
+  VariableSource,
+} from './model';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild';
 import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from './start';
@@ -140,6 +153,7 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     force: getString(doc, spec, 'force') === 'true',
     prune: getString(doc, spec, 'prune') === 'true',
     targetNamespace: getString(doc, spec, 'targetNamespace'),
+    kustomizeLayer: kustomizeLayerOf(parsed, spec),
     sourceKind: getString(doc, spec, 'sourceRef', 'kind') ?? 'GitRepository',
     sourceName: getString(doc, spec, 'sourceRef', 'name'),
     sourceNamespace: getString(doc, spec, 'sourceRef', 'namespace'),
@@ -147,6 +161,18 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
     // Where a fix adds the postBuild its siblings have (flux-substitution-not-run).
     addPostBuild: postBuildPair ? null : insertTemplate(parsed, root, ['spec', 'postBuild'], NAME_PLACEHOLDER),
   };
+}
+
+/** The fields of a Flux Kustomization's spec that kustomize-controller adds to the kustomization it builds. */
+function kustomizeLayerOf(parsed: ParsedDocument, spec: YAMLMap | null): FluxKustomizeLayer | null {
+  const { doc } = parsed;
+  const patches: FluxKustomizeLayer['patches'] = [];
+  for (const item of asSeq(doc, findPair(spec, 'patches')?.value)?.items ?? []) {
+    const patch = getString(doc, item, 'patch');
+    const target = getNode(doc, item, 'target');
+    if (patch !== null) patches.push({ patch, target: asMap(doc, target) ? stringMap(parsed, target) : null, span: nodeSpan(parsed, item) ?? [0, 0] });
+  }
+  return patches.length > 0 ? { patches } : null;
 }
 
 /** `spec.path` without `./` and `..` that stays below the root (clamping is the build's business). */

@@ -32,6 +32,10 @@ export function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAML
     kustomizationPatches,
     namespace: getString(doc, root, 'namespace'),
     generators: generatorsOf(parsed, root, dir),
+    reads: (asSeq(doc, findPair(root, 'replacements')?.value)?.items ?? [])
+      .map((item) => getString(doc, item, 'path'))
+      .flatMap((written) => (written === null ? [] : [joinRepoPath(dir, written)]))
+      .filter((path): path is string => path !== null),
   };
 }
 

@@ -118,6 +118,8 @@ export interface FluxKustomization {
   force: boolean;
   prune: boolean;
   targetNamespace: string | null;
+  /** What else Flux writes into the kustomization it builds `spec.path` with (null: nothing beyond targetNamespace and components). */
+  kustomizeLayer: FluxKustomizeLayer | null;
   /** `spec.sourceRef` (kind defaults to GitRepository, namespace to the Kustomization's). */
   sourceKind: string;
   sourceName: string | null;
@@ -140,6 +142,18 @@ export interface HelmReleaseDecl {
   dependsOn: DependsOnRef[];
 }
 
+/**
+ * What of a Flux Kustomization kustomize-controller writes into the
+ * kustomization file of `spec.path` before it builds (fluxcd/pkg/kustomize's
+ * generator) beyond targetNamespace and components: its `patches`. They are
+ * part of the build, so they can add the substitution opt-out or make the
+ * build fail.
+ */
+export interface FluxKustomizeLayer {
+  /** `spec.patches`: each inline patch with its target selector, and where the entry is written. */
+  patches: Array<{ patch: string; target: Record<string, string> | null; span: [number, number] }>;
+}
+
 export interface KustomizeConfig {
   file: string;
   /** Repository-relative, null for references that leave the repository; remote URLs are dropped. */
@@ -151,6 +165,8 @@ export interface KustomizeConfig {
   kustomizationPatches: KustomizationPatch[];
   namespace: string | null;
   generators: Generator[];
+  /** Other files kustomize reads to build the folder (`replacements` files): the kustomize model needs their text. */
+  reads?: string[];
 }
 
 /** A key a source defines; `origin` says where in a producer it is written (`data[2].secretKey`), for the hover. */

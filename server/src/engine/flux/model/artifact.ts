@@ -6,7 +6,7 @@
 // CI pushes from it) holds that folder, with the defaults and the
 // `.sourceignore` files inside it.
 import { dirnameOf } from '../../base/paths';
-import { DEFAULT_IGNORE, excludedBy, IgnorePattern, matchUnder, parsePattern, readPatterns } from './gitignore';
+import { DEFAULT_IGNORE, excludedBy, VCS_IGNORE, IgnorePattern, matchUnder, parsePattern, readPatterns } from './gitignore';
 
 export interface Artifact {
   /** Identity, for caches: one artifact per source object (or contract mapping). */
@@ -25,16 +25,23 @@ export type IgnoreFiles = ReadonlyMap<string, string>;
 
 export function makeArtifact(key: string, label: string, root: string, ignoreFiles: IgnoreFiles, specIgnore: string | null, specIgnoreOrigin: string): Artifact {
   const domain = root === '' ? [] : root.split('/');
-  const patterns: IgnorePattern[] = DEFAULT_IGNORE.map((line) => parsePattern(line, domain, "Flux's default exclusions"));
   const inside = (path: string) => root === '' || path.startsWith(root + '/');
   // Shallow folders first, as source-controller walks the tree (order decides between conflicting files).
   const files = [...ignoreFiles.keys()].filter(inside).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const own: IgnorePattern[] = [];
   for (const file of files) {
     const dir = dirnameOf(file);
-    patterns.push(...readPatterns(ignoreFiles.get(file)!, dir === '' ? [] : dir.split('/'), file));
+    own.push(...readPatterns(ignoreFiles.get(file)!, dir === '' ? [] : dir.split('/'), file));
   }
-  if (specIgnore !== null) patterns.push(...readPatterns(specIgnore, domain, specIgnoreOrigin));
-  return { key, label, root, patterns };
+  if (specIgnore !== null) own.push(...readPatterns(specIgnore, domain, specIgnoreOrigin));
+  return { key, label, root, patterns: [...defaultPatterns(domain, own.length > 0), ...own] };
+}
+
+/** Flux's own exclusions: VCS files always, the rest only for a source that gives no pattern of its own (storage.SourceIgnoreFilter). */
+function defaultPatterns(domain: string[], ownPatterns: boolean): IgnorePattern[] {
+  const vcs = VCS_IGNORE.map((line) => parsePattern(line, domain, "Flux's default exclusions"));
+  if (ownPatterns) return vcs;
+  return [...vcs, ...DEFAULT_IGNORE.map((line) => parsePattern(line, domain, "Flux's default exclusions"))];
 }
 
 /** Where an artifact-relative path lives in the repository (null when it climbs out: Flux clamps it). */

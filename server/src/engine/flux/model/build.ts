@@ -11,6 +11,7 @@ import { ArtifactIndex, inRepository } from './artifact';
 import { envsubst } from '../substitution/envsubst/template';
 import type { FluxKustomization, KustomizationPatch, KustomizeConfig, Generator, GeneratorInput } from '../facts/model';
 import type { RelatedLocation } from '../../base/types';
+import type { FailureReason } from '../../kustomize/types';
 
 /** How a file takes part in a build. */
 export type EntryRole =
@@ -25,6 +26,14 @@ export type EntryRole =
 
 export interface BuiltFile {
   role: EntryRole;
+  /**
+   * kustomize's answer for this build (pipeline/opt-outs.ts), where it was
+   * asked: per document of a resource file, per generator item of a
+   * kustomization file, or for the generator that reads an input, whether the
+   * build outputs it substituted, opted out of substitution, or not at all.
+   * Absent (or no entry for a document): its own metadata decides.
+   */
+  optOut?: Array<{ span: [number, number]; verdict: 'substituted' | 'disabled' | 'absent' }>;
   /** The kustomize-level patches (of the kustomization files on the way) that reach it. */
   patches: KustomizationPatch[];
   /** The namespace kustomize gives its resources (the outermost `namespace:` on the way), null when none sets one. */
@@ -66,9 +75,26 @@ export interface SourceToDeclare {
 
 export interface Build {
   files: Map<string, BuiltFile[]>;
+  /** Problems of the Flux Kustomization itself (its spec.path). */
   problems: GraphProblem[];
+  /** Problems of the folders it builds: the kustomize model's verdict replaces them where it has one. */
+  treeProblems: GraphProblem[];
+  /** Where kustomize fails to build what Flux builds (then nothing is applied). */
+  failure?: FluxBuildFailure;
   /** Why the Kustomization fails to build at all (its spec.path is no folder of the artifact), null when it builds. */
   fails: string | null;
+}
+
+/** Why kustomize cannot build what a Flux Kustomization builds, and where that is written. */
+export interface FluxBuildFailure {
+  reason: FailureReason;
+  message: string;
+  file: string;
+  span: [number, number];
+  /** The folder Flux builds (spec.path in the repository). */
+  dir: string;
+  /** Where the path kustomize misses is in the repository but the source artifact leaves it out: the pattern's origin (`.sourceignore:3`). */
+  excludedBy?: string;
 }
 
 /** What the build reads of the repository: its folders, files and kustomization files. */
@@ -87,9 +113,22 @@ export function buildKustomization(kustomization: FluxKustomization, artifact: A
 /** Per artifact, whether a folder holds any file of it. */
 const dirsHeld = new WeakMap<ArtifactIndex, Map<string, boolean>>();
 
+/** A folder exists in the artifact when it holds at least one file the artifact keeps. */
+export function artifactHasDir(layout: RepoLayout, artifact: ArtifactIndex, dir: string): boolean {
+  if (!layout.hasDir(dir) || artifact.holdsNothingUnder(dir)) return false;
+  let known = dirsHeld.get(artifact);
+  if (!known) dirsHeld.set(artifact, (known = new Map<string, boolean>()));
+  const cached = known.get(dir);
+  if (cached !== undefined) return cached;
+  const held = layout.filesIn(dir).some((file) => artifact.holds(file)) || layout.subdirs(dir).some((sub) => artifactHasDir(layout, artifact, sub));
+  known.set(dir, held);
+  return held;
+}
+
 class Builder {
   private readonly files = new Map<string, BuiltFile[]>();
   private readonly problems: GraphProblem[] = [];
+  private readonly treeProblems: GraphProblem[] = [];
   private fails: string | null = null;
 
   constructor(
@@ -100,7 +139,8 @@ class Builder {
 
   run(): Build {
     const k = this.kustomization;
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: k.file, span: span ?? k.span, message });
+    // spec.path itself: Flux fails the Kustomization where the folder is missing ("kustomization path not found").
+    const report = (severity: 'error' | 'info', message: string) => this.problems.push({ kind: 'broken-reference', severity, file: k.file, span: k.pathSpan ?? k.span, message });
     const path = resolveSpecPath(k.pathAsWritten);
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
@@ -113,24 +153,32 @@ class Builder {
     const exists = this.hasDir(dir);
     const source = this.artifact.artifact.label;
     if (path.climbs) {
-      const what = exists ? `Flux clamps it to the root of ${source} and builds "./${path.path}"` : `"./${path.path}", where Flux clamps it, does not exist: the Kustomization fails to build`;
-      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" points outside ${source} (above its root); ${what}.`);
+      // kustomize-controller joins spec.path to the artifact's root as securejoin does: a `..` above the root stays at the root.
+      const written = `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" climbs above the root of ${source}`;
+      if (exists) report('info', `${written}; Flux clamps it there and builds "./${path.path}", which works: write "./${path.path}" to say so.`);
+      else report('error', `${written}; Flux clamps it there, and "./${path.path}" does not exist: the Kustomization fails to build.`);
       if (!exists) return this.failed(`its spec.path "./${path.path}" does not exist in ${source}`);
     } else if (!exists) {
-      report(k.pathSpan, `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
+      report('error', `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
       return this.failed(`its spec.path ${JSON.stringify(k.pathAsWritten)} does not exist in ${source}`);
     }
     this.folder(dir, [], [], null);
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
       if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], [], null);
-      else report(component.span, `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`);
+      else
+        this.treeProblems.push({
+          kind: 'broken-reference',
+          file: k.file,
+          span: component.span ?? k.span,
+          message: `spec.components entry ${JSON.stringify(component.written)} of Kustomization "${k.name}" does not exist in ${source}.`,
+        });
     }
     return this.result();
   }
 
   private result(): Build {
-    return { files: this.files, problems: this.problems, fails: this.fails };
+    return { files: this.files, problems: this.problems, treeProblems: this.treeProblems, fails: this.fails };
   }
 
   private failed(why: string): Build {
@@ -148,16 +196,8 @@ class Builder {
     return this.layout.hasFile(path) && this.artifact.holds(path);
   }
 
-  /** A folder exists in the artifact when it holds at least one file the artifact keeps. */
   private hasDir(dir: string): boolean {
-    if (!this.layout.hasDir(dir) || this.artifact.holdsNothingUnder(dir)) return false;
-    let known = dirsHeld.get(this.artifact);
-    if (!known) dirsHeld.set(this.artifact, (known = new Map<string, boolean>()));
-    const cached = known.get(dir);
-    if (cached !== undefined) return cached;
-    const held = this.layout.filesIn(dir).some((file) => this.artifact.holds(file)) || this.layout.subdirs(dir).some((sub) => this.hasDir(sub));
-    known.set(dir, held);
-    return held;
+    return artifactHasDir(this.layout, this.artifact, dir);
   }
 
   /** ` (the source leaves it out: .sourceignore:3)` when an ignore pattern explains a missing path. */
@@ -184,7 +224,7 @@ class Builder {
     this.add(config.file, { role: 'inline', patches });
     // Patch files end up inside the resources they patch, so Flux substitutes their text too.
     for (const patch of config.patches) if (this.hasFile(patch)) this.add(patch, { role: 'patch', patches });
-    const report = (span: [number, number] | null, message: string) => this.problems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
+    const report = (span: [number, number] | null, message: string) => this.treeProblems.push({ kind: 'broken-reference', file: config.file, span: span ?? [0, 0], message });
     for (const ref of [...config.resources, ...config.components]) {
       if (ref.path === null) report(ref.span, `${JSON.stringify(ref.written)} points outside the repository.`);
       else if (this.hasFile(ref.path)) this.add(ref.path, { role: 'resource', patches, namespace });

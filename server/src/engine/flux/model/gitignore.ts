@@ -20,12 +20,15 @@ export interface IgnorePattern {
   origin: string;
 }
 
-/** Flux's default exclusions (fluxcd/pkg sourceignore: VCS, extensions, CI, extras). */
+/** What Flux always leaves out of a GitRepository's artifact (fluxcd/pkg sourceignore VCSPatterns). */
+export const VCS_IGNORE = ['.git/', '.gitignore', '.gitmodules', '.gitattributes'];
+
+/**
+ * Flux's default exclusions beyond VCS (sourceignore DefaultPatterns: extensions, CI, extras).
+ * source-controller applies them only while no `.sourceignore` file and no `spec.ignore` gives a
+ * pattern: one pattern anywhere and only VCS_IGNORE stays (storage.SourceIgnoreFilter).
+ */
 export const DEFAULT_IGNORE = [
-  '.git/',
-  '.gitignore',
-  '.gitmodules',
-  '.gitattributes',
   '*.jpg',
   '*.jpeg',
   '*.gif',

@@ -13,7 +13,8 @@
 import { push } from '../../base/collections';
 import type { FileFacts, FluxKustomization, InputFacts, KustomizeConfig, Located, SourceDecl, VariableSource, ArtifactDecl } from '../facts/model';
 import type { ArtifactIndex } from './artifact';
-import { buildKustomization, type Build, type GraphProblem } from './build';
+import { buildKustomization, type Build, type FluxBuildFailure, type GraphProblem } from './build';
+import { KustomizeView, type KustomizeInput } from './kustomize-view';
 import { Layout } from './layout';
 import { RootChoice } from './root-choice';
 import type { FluxConfig } from './roots';
@@ -30,6 +31,8 @@ export interface GraphInput {
   /** Generator input files the index has read. */
   inputs: ReadonlyMap<string, InputFacts>;
   config: FluxConfig;
+  /** What kustomize reads (texts, document headers): with it, kustomize's own build decides failures and opt-outs. */
+  kustomize?: KustomizeInput;
 }
 
 export class FluxGraph {
@@ -47,9 +50,13 @@ export class FluxGraph {
   private readonly byFile = new Map<string, FluxKustomization[]>();
   private readonly builds = new Map<string, Build>();
   private readonly reported = new Set<string>();
+  private readonly sources: Sources;
+  /** kustomize's verdicts (null: the model is not asked, every folder builds as the walk reads it). */
+  readonly kustomize: KustomizeView | null;
 
   constructor(input: GraphInput) {
     this.layout = new Layout(input.files, input.facts);
+    this.kustomize = input.kustomize ? new KustomizeView(this.layout, input.kustomize) : null;
     const sources: SourceDecl[] = [];
     const artifactDecls: ArtifactDecl[] = [];
     const variableSources: Array<VariableSource & { generated?: KustomizeConfig }> = [];
@@ -68,12 +75,13 @@ export class FluxGraph {
     for (const source of variableSources) push(this.variablesByName, `${source.kind}/${source.name}`, source);
     this.kustomizations.sort((a, b) => (a.file + a.name < b.file + b.name ? -1 : a.file + a.name > b.file + b.name ? 1 : a.span[0] - b.span[0]));
     for (const k of this.kustomizations) push(this.byFile, k.file, k);
+    this.sources = new Sources(sources, artifactDecls, input.config, input.ignoreFiles);
     const model = {
       ...input,
       layout: this.layout,
       kustomizations: this.kustomizations,
       byFile: this.byFile,
-      sources: new Sources(sources, artifactDecls, input.config, input.ignoreFiles),
+      sources: this.sources,
       variablesByName: this.variablesByName,
       buildOf: (k: FluxKustomization, artifact: ArtifactIndex) => this.buildOf(k, artifact),
       report: (problem: GraphProblem) => this.report(problem),
@@ -87,6 +95,12 @@ export class FluxGraph {
     const chosen = roots.choose();
     this.fallback = roots.fallback;
     new Walk(model).apply(chosen);
+    this.reportFailures();
+  }
+
+  /** The artifact a live Kustomization builds from in its world (null: another repository's). */
+  artifactOf(builder: Builder): ArtifactIndex | null {
+    return this.sources.artifactIn(builder.kustomization, builder.world);
   }
 
   /** Everything that builds `file`, in every world, with the role the file plays. */
@@ -133,8 +147,40 @@ export class FluxGraph {
   private buildOf(k: FluxKustomization, artifact: ArtifactIndex): Build {
     const key = `${artifact.artifact.key}|${k.file}|${k.span[0]}|${k.name}|${k.pathAsWritten}`;
     let build = this.builds.get(key);
-    if (!build) this.builds.set(key, (build = buildKustomization(k, artifact, this.layout)));
+    if (!build) this.builds.set(key, (build = this.withKustomize(k, artifact, buildKustomization(k, artifact, this.layout))));
     return build;
+  }
+
+  /**
+   * kustomize decides about the folders: where it builds, the walk's own warnings about them go;
+   * where it fails, the Kustomization applies nothing (one error per failing entry, reportFailures).
+   */
+  private withKustomize(k: FluxKustomization, artifact: ArtifactIndex, built: Build): Build {
+    const view = this.kustomize;
+    const { fails } = built;
+    if (!view || !view.answers(k, artifact)) return { files: built.files, problems: [...built.problems, ...built.treeProblems], treeProblems: [], fails };
+    const failure = view.failure(k, artifact);
+    if (!failure) return { files: built.files, problems: built.problems, treeProblems: [], fails };
+    return { files: new Map(), problems: built.problems, treeProblems: [], failure, fails };
+  }
+
+  /** One error per failing entry, naming every live Kustomization whose build it fails (in any world). */
+  private reportFailures(): void {
+    const failures = new Map<string, { failure: FluxBuildFailure; names: Set<string> }>();
+    for (const builder of this.live) {
+      const artifact = this.artifactOf(builder);
+      const failure = artifact ? this.buildOf(builder.kustomization, artifact).failure : undefined;
+      if (!failure) continue;
+      const key = `${failure.file}|${failure.span[0]}|${failure.span[1]}|${failure.reason}`;
+      let entry = failures.get(key);
+      if (!entry) failures.set(key, (entry = { failure, names: new Set() }));
+      entry.names.add(builder.kustomization.name);
+    }
+    for (const { failure, names } of failures.values()) {
+      const who = [...names].sort().map((name) => `"${name}"`);
+      const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}${failure.excludedBy ? ` (the source artifact leaves it out: ${failure.excludedBy})` : ''}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
+      this.report({ kind: 'broken-reference', severity: 'error', file: failure.file, span: failure.span, message });
+    }
   }
 
   private report(problem: GraphProblem): void {
@@ -143,6 +189,14 @@ export class FluxGraph {
     this.reported.add(key);
     this.problems.push(problem);
   }
+}
+
+/** What to do about a failure kustomize's message does not say plainly. */
+function hint(failure: FluxBuildFailure): string {
+  if (failure.reason === 'component-as-resource') return ' (a Component folder belongs under `components:`, not `resources:`)';
+  if (failure.reason === 'kustomization-as-component') return ' (a folder with a Kustomization belongs under `resources:`, not `components:`)';
+  if (failure.reason === 'duplicate-id') return ' (one build may hold each resource once)';
+  return '';
 }
 
 /** The ConfigMaps and Secrets a kustomization's generators make, as variable sources. */

@@ -72,6 +72,7 @@ export function syntheticKustomization(name: string, namespace: string | null, f
     force: false,
     prune: true,
     targetNamespace: null,
+    kustomizeLayer: null,
     sourceKind,
     sourceName,
     sourceNamespace: namespace,

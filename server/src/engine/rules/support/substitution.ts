@@ -17,14 +17,14 @@ import type { SubstitutionContext } from '../rule';
  * default is no longer inside an expression and Flux would substitute it (and a `$$` in it would
  * collapse); doubled, the shell gets exactly the text as written.
  */
-export function escapeFix(context: SubstitutionContext, occurrence: SourceOccurrence, what: string): Fix | null {
+export function escapeFix(context: SubstitutionContext, occurrence: SourceOccurrence, what: string, reader = 'the shell', preferred = true): Fix | null {
   // Only where the occurrence is written as it reads: through YAML escapes (`\u0024{X}`), folds or
   // line breaks the source positions are a guess, and a `$` inserted at a guess corrupts the value.
   if (context.text.slice(occurrence.span[0], occurrence.span[1]) !== occurrence.value.slice(occurrence.valueStart, occurrence.valueEnd)) return null;
   const edits: OffsetEdit[] = [];
   for (let i = occurrence.span[0]; i < occurrence.span[1]; i++) if (context.text[i] === '$') edits.push({ start: i, end: i, newText: '$' });
   if (edits.length === 0) return null;
-  return context.fix(`Escape ${what} from Flux ($\${ → the shell sees \${)`, edits, true);
+  return context.fix(`Escape ${what} from Flux ($\${ → ${reader} sees \${)`, edits, preferred);
 }
 
 /**
