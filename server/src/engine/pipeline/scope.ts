@@ -100,7 +100,7 @@ export function syntaxScope(contract: Contract, index: RepoIndex, path: string):
   const graph = index.fluxGraph();
   if (graph.worlds.length === 0) return ERROR;
   const entries = graph.entriesOf(path);
-  if (entries.some((entry) => entry.role !== 'generator')) return ERROR;
+  if (entries.some((entry) => entry.role !== 'generator') || graph.readByFailingBuild(path)) return ERROR;
   const read = entries.find((entry) => entry.generator)?.generator;
   if (!read) return null;
   const kind = read.generator.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator';

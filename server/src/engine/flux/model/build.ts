@@ -81,6 +81,8 @@ export interface Build {
   treeProblems: GraphProblem[];
   /** Where kustomize fails to build what Flux builds (then nothing is applied). */
   failure?: FluxBuildFailure;
+  /** With a failure: the files the build read before it failed (a YAML error in one of them is why). */
+  attempted?: Map<string, BuiltFile[]>;
   /** Why the Kustomization fails to build at all (its spec.path is no folder of the artifact), null when it builds. */
   fails: string | null;
 }

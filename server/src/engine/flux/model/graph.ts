@@ -104,6 +104,13 @@ export class FluxGraph {
   }
 
   /** Everything that builds `file`, in every world, with the role the file plays. */
+  /** Whether a live Kustomization whose build fails reads the file (Flux reads it, then fails). */
+  readByFailingBuild(file: string): boolean {
+    return this.readByFailingBuilds.has(file);
+  }
+
+  private readonly readByFailingBuilds = new Set<string>();
+
   entriesOf(file: string): readonly BuildEntry[] {
     return this.entries.get(file) ?? [];
   }
@@ -161,7 +168,7 @@ export class FluxGraph {
     if (!view || !view.answers(k, artifact)) return { files: built.files, problems: [...built.problems, ...built.treeProblems], treeProblems: [], fails };
     const failure = view.failure(k, artifact);
     if (!failure) return { files: built.files, problems: built.problems, treeProblems: [], fails };
-    return { files: new Map(), problems: built.problems, treeProblems: [], failure, fails };
+    return { files: new Map(), attempted: built.files, problems: built.problems, treeProblems: [], failure, fails };
   }
 
   /** One error per failing entry, naming every live Kustomization whose build it fails (in any world). */
@@ -169,8 +176,10 @@ export class FluxGraph {
     const failures = new Map<string, { failure: FluxBuildFailure; names: Set<string> }>();
     for (const builder of this.live) {
       const artifact = this.artifactOf(builder);
-      const failure = artifact ? this.buildOf(builder.kustomization, artifact).failure : undefined;
+      const build = artifact ? this.buildOf(builder.kustomization, artifact) : undefined;
+      const failure = build?.failure;
       if (!failure) continue;
+      for (const file of build.attempted?.keys() ?? []) this.readByFailingBuilds.add(file);
       const key = `${failure.file}|${failure.span[0]}|${failure.span[1]}|${failure.reason}`;
       let entry = failures.get(key);
       if (!entry) failures.set(key, (entry = { failure, names: new Set() }));
