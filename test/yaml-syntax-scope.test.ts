@@ -100,6 +100,22 @@ describe('yaml-syntax where it matters', () => {
     ]);
   });
 
+  test('a repository without Flux: a Helm chart file Helm never parses (values.schema.yaml) is nothing; its values files and templates stay checked', async () => {
+    const chart = { 'charts/units/Chart.yaml': 'apiVersion: v2\nname: units\nversion: 1.0.0\n', 'charts/units/values.schema.yaml': GO_YAML_BROKEN };
+    assert.deepEqual(await syntax(chart), [], 'sylva-core: a schema a tool turns into values.schema.json');
+    // negative controls: the same text as a values file Helm reads, and outside any chart
+    const asValues = await syntax({ ...chart, 'charts/units/values.schema.yaml': 'x: 1\n', 'charts/units/management.values.yaml': GO_YAML_BROKEN });
+    assert.deepEqual(
+      asValues.map((line) => line.split(' ').slice(0, 2).join(' ')),
+      ['error charts/units/management.values.yaml:6'],
+    );
+    const outside = await syntax({ 'charts/units/values.schema.yaml': GO_YAML_BROKEN });
+    assert.deepEqual(
+      outside.map((line) => line.split(' ').slice(0, 2).join(' ')),
+      ['error charts/units/values.schema.yaml:6'],
+    );
+  });
+
   test('a binary file named .yaml: reported where a YAML error is an error, not where nothing applies it', async () => {
     const binaryAt = async (path: string) => {
       const files = cluster({ [path]: '', 'apps/ok.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ok\n' });

@@ -450,6 +450,22 @@ export class RepoIndex {
     this.version++;
   }
 
+  /**
+   * A file of a Helm chart folder that Helm never parses: not Chart.yaml, requirements.yaml or a
+   * values file, not under templates/, crds/ or charts/ (a `values.schema.yaml` a tool turns into
+   * the JSON schema Helm reads, CI values, docs). Nothing Flux or Helm does reads it as YAML.
+   */
+  isChartFileHelmSkips(path: string): boolean {
+    const parts = path.split('/');
+    for (let i = parts.length - 1; i >= 1; i--) {
+      if (!this.chartDirs.has(parts.slice(0, i).join('/'))) continue;
+      const inside = parts.slice(i);
+      if (inside.length > 1) return !HELM_FOLDERS.has(inside[0]);
+      return !HELM_FILES.test(inside[0]);
+    }
+    return false;
+  }
+
   private isChartTemplate(path: string): boolean {
     const parts = path.split('/');
     for (let i = parts.length - 2; i >= 0; i--) {
@@ -458,6 +474,10 @@ export class RepoIndex {
     return false;
   }
 }
+
+/** The folders of a chart whose files Helm loads as YAML, and the files at its top it parses (values files are passed with `-f`/valuesFiles). */
+const HELM_FOLDERS = new Set(['templates', 'crds', 'charts']);
+const HELM_FILES = /^(Chart|requirements)\.ya?ml$|^(?!.*schema).*values.*\.ya?ml$/;
 
 interface AccountIndex {
   declared: Map<string, Array<string | null>>;

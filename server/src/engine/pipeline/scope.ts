@@ -98,7 +98,8 @@ export function kubeletRulesApply(contract: Contract, index: RepoIndex, path: st
 export function syntaxScope(contract: Contract, index: RepoIndex, path: string): SyntaxScope {
   if (path === contract.path || contract.includeSpan !== null) return ERROR;
   const graph = index.fluxGraph();
-  if (graph.worlds.length === 0) return ERROR;
+  // No Kustomization tells what Flux applies: every file, but what a Helm chart folder holds that Helm never parses.
+  if (graph.worlds.length === 0) return index.isChartFileHelmSkips(path) ? null : ERROR;
   const entries = graph.entriesOf(path);
   if (entries.some((entry) => entry.role !== 'generator') || graph.readByFailingBuild(path)) return ERROR;
   const read = entries.find((entry) => entry.generator)?.generator;
