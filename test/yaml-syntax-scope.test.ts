@@ -61,6 +61,26 @@ describe('yaml-syntax where it matters', () => {
     assert.ok((await syntax(brokenKustomization)).some((line) => line.startsWith('error apps/kustomization.yaml:')));
   });
 
+  test('a resource kustomize cannot decode fails the build: one error, in the file, naming the Kustomization that applies nothing', async () => {
+    // a key written twice at the top level: go-yaml refuses it, so kustomize's decoder does
+    const twice = 'apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata:\n  name: broken\n';
+    const files = cluster({
+      'apps/kustomization.yaml': 'resources:\n  - ok.yaml\n  - broken.yaml\n',
+      'apps/ok.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ok\n',
+      'apps/broken.yaml': twice,
+    });
+    const { findings } = await auditFiles(files);
+    const failing = findings.filter((f) => f.rule === 'yaml-syntax' || f.rule === 'kustomize-reference').map((f) => `${f.rule} ${f.file}:${f.range.start.line + 1} ${f.message}`);
+    assert.deepEqual(failing, [
+      'yaml-syntax apps/broken.yaml:3 Not valid YAML: Map keys must be unique. Kustomization "apps" fails and applies nothing',
+    ]);
+    // negative control: a build that fails for another reason (a missing resource) keeps its kustomize-reference error
+    const missing = { ...files, 'apps/kustomization.yaml': 'resources:\n  - ok.yaml\n  - gone.yaml\n' };
+    const other = (await auditFiles(missing)).findings.filter((f) => f.rule === 'kustomize-reference');
+    assert.equal(other.length, 1);
+    assert.match(other[0].message, /gone\.yaml.*Kustomization "apps" fails and applies nothing/);
+  });
+
   test('a generator input: a warning that names the generator and the ConfigMap it makes', async () => {
     const files = cluster({
       'apps/kustomization.yaml': 'resources:\n  - ok.yaml\nconfigMapGenerator:\n  - name: blueprints\n    files:\n      - blueprints/flow.yaml\n',

@@ -5,7 +5,7 @@
 // their own and transform everything so far — then its transformers; at the
 // end, generated names get their hash and `local-config` resources drop out.
 // The first failure ends the build, as in kustomize.
-import { isRemote, KustomizeFiles, kustomizationFilesIn, resolveIn } from './files';
+import { isRemote, KustomizeFiles, kustomizationFilesIn, resolveIn, unreadable } from './files';
 import { generate, mergeGenerated } from './generators';
 import { generatedNameHash } from './hash';
 import { Kustomization, loadKustomization } from './kustomization';
@@ -241,7 +241,13 @@ export class KustomizeBuilder {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
       const path = resolveIn(k.dir, entry.value);
       if (path === null || !this.files.isDir(path))
-        fail('missing-component', `loader.New "must build at directory: not a valid directory: ${path ?? entry.value}: no such file or directory"`, k.file, entry.span, path);
+        fail(
+          'missing-component',
+          path === null ? unreadable(entry.value, path) : `loader.New "must build at directory: not a valid directory: ${path}: no such file or directory"`,
+          k.file,
+          entry.span,
+          path,
+        );
       const from = { file: k.file, span: entry.span };
       checkCycle(path, stack, from);
       visited.add(path);
@@ -263,7 +269,7 @@ export class KustomizeBuilder {
       return;
     }
     if (path === null || !this.files.isDir(path))
-      fail('missing-resource', `accumulating resources from '${entry.value}': open ${path ?? entry.value}: no such file or directory`, k.file, entry.span, path);
+      fail('missing-resource', `accumulating resources from '${entry.value}': ${unreadable(entry.value, path, path ?? entry.value)}`, k.file, entry.span, path);
     for (const res of this.accumulateTarget(path, stack, { file: k.file, span: entry.span }, visited)) append(ra, cloneRes(res), k.file, entry.span);
   }
 

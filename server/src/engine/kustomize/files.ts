@@ -31,6 +31,16 @@ export function resolveIn(dir: string, written: string): string | null {
   return joinRepoPath(dir, written);
 }
 
+/**
+ * Why kustomize cannot read a path: kustomize-controller builds on a file system rooted at the
+ * source artifact, so a path that leaves the repository is never read (the build fails); any
+ * other missing path is kustomize's own "no such file or directory".
+ */
+export function unreadable(written: string, resolved: string | null, shown = written): string {
+  if (resolved === null) return `${JSON.stringify(written)} points outside the repository, and Flux reads only its source artifact`;
+  return `open ${shown}: no such file or directory`;
+}
+
 /** The kustomization files present in a folder. */
 export function kustomizationFilesIn(files: KustomizeFiles, dir: string): string[] {
   return KUSTOMIZATION_FILE_NAMES.map((name) => (dir === '' ? name : `${dir}/${name}`)).filter((path) => files.isFile(path));

@@ -4,7 +4,7 @@
 // name hash unless disableNameSuffixHash. `behavior: merge` or `replace`
 // folds it into the object of the same id that a base made.
 import { basenameOf } from '../base/paths';
-import { KustomizeFiles, resolveIn } from './files';
+import { KustomizeFiles, resolveIn, unreadable } from './files';
 import type { GeneratorSpec, Kustomization } from './kustomization';
 import type { Res } from './resource';
 import { fail } from './types';
@@ -17,7 +17,7 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
   const data = new Map<string, string>();
   const binaryData = new Map<string, string>();
   const inputs: string[] = [];
-  let unreadable = false;
+  let bytesUnread = false;
   const put = (key: string, value: string, binary: boolean, span: [number, number]) => {
     if (data.has(key) || binaryData.has(key)) failed(`${what} ${spec.name} illegally repeats the key \`${key}\``, span);
     if (spec.kind === 'Secret') data.set(key, base64(value));
@@ -27,7 +27,7 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
   for (const env of spec.envs) {
     const path = resolveIn(k.dir, env.value);
     const text = path === null ? undefined : files.read(path);
-    if (path === null || text === undefined) failed(`loading KV pairs: env source files: [${env.value}]: open ${env.value}: no such file or directory`, env.span, path);
+    if (path === null || text === undefined) failed(`loading KV pairs: env source files: [${env.value}]: ${unreadable(env.value, path)}`, env.span, path);
     inputs.push(path);
     for (const [key, value] of envPairs(text)) put(key, value, false, env.span);
   }
@@ -39,11 +39,11 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
   for (const source of spec.files) {
     const [key, written] = fileSource(source.value, (message) => failed(`loading KV pairs: file sources: [${source.value}]: ${message}`, source.span));
     const path = resolveIn(k.dir, written);
-    if (path === null || !files.isFile(path)) failed(`loading KV pairs: file sources: [${source.value}]: open ${written}: no such file or directory`, source.span, path);
+    if (path === null || !files.isFile(path)) failed(`loading KV pairs: file sources: [${source.value}]: ${unreadable(written, path)}`, source.span, path);
     inputs.push(path);
     const text = files.read(path);
     // A file that is not UTF-8 text goes to binaryData; the model does not read its bytes, so the hash is unknown.
-    if (text === undefined) unreadable = true;
+    if (text === undefined) bytesUnread = true;
     put(key, text ?? '', text === undefined, source.span);
   }
   const annotations = new Map(spec.options.annotations);
@@ -62,7 +62,7 @@ export function generate(files: KustomizeFiles, k: Kustomization, spec: Generato
       data,
       binaryData,
       type: spec.kind === 'Secret' ? spec.type || 'Opaque' : '',
-      hashKnown: !unreadable,
+      hashKnown: !bytesUnread,
     },
   };
 }

@@ -13,7 +13,7 @@
 
 import { field, isNull, KNode, textOf } from './knode';
 import { readTrees } from './tree-reader';
-import { KustomizeFiles, resolveIn } from './files';
+import { KustomizeFiles, resolveIn, unreadable } from './files';
 import type { Kustomization, PatchEntry } from './kustomization';
 import { Res, ResId, storePreviousId } from './resource';
 import { compileSelector, CompiledSelector } from './selector';
@@ -82,7 +82,8 @@ function loadStrategicMergeEntry(files: KustomizeFiles, k: Kustomization, entry:
   if (docs === null || docs.length === 0) {
     const path = resolveIn(k.dir, written);
     const text = path === null ? undefined : files.read(path);
-    if (path === null || text === undefined) fail('invalid-patch', `trouble reading the patch file ${written}: no such file or directory`, k.file, entry.span, path);
+    if (path === null || text === undefined)
+      fail('invalid-patch', `trouble reading the patch file ${written}: ${path === null ? unreadable(written, path) : 'no such file or directory'}`, k.file, entry.span, path);
     docs = strategicMergeDocs(text);
     textFile = path;
     if (docs === null) fail('invalid-patch', `the patch file ${written} holds no valid strategic-merge patch`, k.file, entry.span);
@@ -100,7 +101,7 @@ function loadPatch(files: KustomizeFiles, k: Kustomization, entry: PatchEntry): 
   if (entry.path) {
     const path = resolveIn(k.dir, entry.path.value);
     const read = path === null ? undefined : files.read(path);
-    if (path === null || read === undefined) fail('invalid-patch', `open ${entry.path.value}: no such file or directory`, k.file, entry.path.span);
+    if (path === null || read === undefined) fail('invalid-patch', unreadable(entry.path.value, path), k.file, entry.path.span);
     text = read;
     textFile = path;
   }

@@ -6,7 +6,7 @@
 // resource's header, a generated object's data, or else its document; and it
 // fails the build where kustomize does (no source or several, a source or
 // target field that is missing without `create`).
-import { KustomizeFiles, resolveIn } from './files';
+import { KustomizeFiles, resolveIn, unreadable } from './files';
 import { field, isNull, KNode, textOf } from './knode';
 import { Kustomization, Selector, selectorOf } from './kustomization';
 import { anyIds, groupVersion, Res, ResId, sameNamespace } from './resource';
@@ -50,7 +50,7 @@ export function loadReplacements(files: KustomizeFiles, k: Kustomization): Repla
     }
     const resolved = resolveIn(k.dir, path);
     const text = resolved === null ? undefined : files.read(resolved);
-    if (resolved === null || text === undefined) fail('invalid-kustomization', `open ${path}: no such file or directory`, k.file, entry.span);
+    if (resolved === null || text === undefined) fail('invalid-kustomization', unreadable(path, resolved), k.file, entry.span);
     for (const tree of readTrees(text) ?? fail('invalid-kustomization', `the replacements file ${path} is no valid YAML`, k.file, entry.span)) {
       for (const item of tree.kind === 'seq' ? tree.items : [tree]) out.push(replacementOf(k, item, resolved));
     }

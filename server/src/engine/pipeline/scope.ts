@@ -101,6 +101,8 @@ export function syntaxScope(contract: Contract, index: RepoIndex, path: string):
   // No Kustomization tells what Flux applies: every file, but what a Helm chart folder holds that Helm never parses.
   if (graph.worlds.length === 0) return index.isChartFileHelmSkips(path) ? null : ERROR;
   const entries = graph.entriesOf(path);
+  const failed = graph.failedByYamlOf(path);
+  if (failed.length > 0) return { severity: 'error', fails: failed };
   if (entries.some((entry) => entry.role !== 'generator') || graph.readByFailingBuild(path)) return ERROR;
   const read = entries.find((entry) => entry.generator)?.generator;
   if (!read) return null;

@@ -103,14 +103,23 @@ export class FluxGraph {
     return this.sources.artifactIn(builder.kustomization, builder.world);
   }
 
-  /** Everything that builds `file`, in every world, with the role the file plays. */
   /** Whether a live Kustomization whose build fails reads the file (Flux reads it, then fails). */
   readByFailingBuild(file: string): boolean {
     return this.readByFailingBuilds.has(file);
   }
 
-  private readonly readByFailingBuilds = new Set<string>();
+  /**
+   * The live Kustomizations whose build fails because this file is not valid YAML, sorted (empty:
+   * none). The file's yaml-syntax error says so; no second finding repeats it.
+   */
+  failedByYamlOf(file: string): readonly string[] {
+    return this.failedByYaml.get(file) ?? [];
+  }
 
+  private readonly readByFailingBuilds = new Set<string>();
+  private readonly failedByYaml = new Map<string, string[]>();
+
+  /** Everything that builds `file`, in every world, with the role the file plays. */
   entriesOf(file: string): readonly BuildEntry[] {
     return this.entries.get(file) ?? [];
   }
@@ -186,6 +195,10 @@ export class FluxGraph {
       entry.names.add(builder.kustomization.name);
     }
     for (const { failure, names } of failures.values()) {
+      if (isYamlFailure(failure)) {
+        this.failedByYaml.set(failure.file, [...names].sort());
+        continue;
+      }
       const who = [...names].sort().map((name) => `"${name}"`);
       const message = `kustomize cannot build ${failure.dir === '' ? 'the repository root' : `"${failure.dir}"`}: ${failure.message}${failure.excludedBy ? ` (the source artifact leaves it out: ${failure.excludedBy})` : ''}. Kustomization ${who.join(', ')} ${who.length === 1 ? 'fails' : 'fail'} and ${who.length === 1 ? 'applies' : 'apply'} nothing${hint(failure)}.`;
       this.report({ kind: 'broken-reference', severity: 'error', file: failure.file, span: failure.span, message });
@@ -198,6 +211,11 @@ export class FluxGraph {
     this.reported.add(key);
     this.problems.push(problem);
   }
+}
+
+/** A resource file kustomize's YAML decoder refuses: the file's yaml-syntax error is where the user learns it. */
+function isYamlFailure(failure: FluxBuildFailure): boolean {
+  return failure.reason === 'invalid-resource' && failure.message.includes('MalformedYAMLError');
 }
 
 /** What to do about a failure kustomize's message does not say plainly. */
