@@ -200,7 +200,7 @@ describe('code lens and symbols', () => {
     assert.match(args.markdown, /Applied by Flux Kustomization `apps` \(clusters\/home\/apps\.yaml:2\)/);
   });
 
-  test('document symbols of a file of several resources; none for a file of one', async () => {
+  test('document symbols: one per Kubernetes object, a file of one too; none for a file without a kind', async () => {
     const sync = uri('clusters/home/flux-system/gotk-sync.yaml');
     client.open(sync, FILES['clusters/home/flux-system/gotk-sync.yaml']);
     const symbols = await request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: sync } });
@@ -211,7 +211,17 @@ describe('code lens and symbols', () => {
         ['Kustomization flux-system', 'kustomize.toolkit.fluxcd.io/v1', 2, range(8, 0, 53, 17), range(11, 8, 19)],
       ],
     );
-    assert.deepEqual(await request('textDocument/documentSymbol', { textDocument: { uri: JOB_URI() } }), []);
+    const single = await request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: JOB_URI() } });
+    const lines = JOB.split('\n');
+    const nameLine = lines.findIndex((text) => text.includes('name: report'));
+    assert.deepEqual(
+      single.map((symbol) => [symbol.name, symbol.detail, symbol.kind, symbol.range.start, symbol.selectionRange]),
+      [['Job report', 'batch/v1', 24, { line: 0, character: 0 }, range(nameLine, lines[nameLine].indexOf('report'), lines[nameLine].indexOf('report') + 6)]],
+    );
+    // negative control: a file of no object (no kind: a kustomization.yaml without one) has no symbol
+    const kustomization = uri('apps/kustomization.yaml');
+    client.open(kustomization, FILES['apps/kustomization.yaml']);
+    assert.deepEqual(await request('textDocument/documentSymbol', { textDocument: { uri: kustomization } }), []);
   });
 
   test('workspace symbols: Jobs and Flux Kustomizations matching the query', async () => {

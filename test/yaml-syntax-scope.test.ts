@@ -71,9 +71,7 @@ describe('yaml-syntax where it matters', () => {
     });
     const { findings } = await auditFiles(files);
     const failing = findings.filter((f) => f.rule === 'yaml-syntax' || f.rule === 'kustomize-reference').map((f) => `${f.rule} ${f.file}:${f.range.start.line + 1} ${f.message}`);
-    assert.deepEqual(failing, [
-      'yaml-syntax apps/broken.yaml:3 Not valid YAML: Map keys must be unique. Kustomization "apps" fails and applies nothing',
-    ]);
+    assert.deepEqual(failing, ['yaml-syntax apps/broken.yaml:3 Not valid YAML: Map keys must be unique. Kustomization "apps" fails and applies nothing']);
     // negative control: a build that fails for another reason (a missing resource) keeps its kustomize-reference error
     const missing = { ...files, 'apps/kustomization.yaml': 'resources:\n  - ok.yaml\n  - gone.yaml\n' };
     const other = (await auditFiles(missing)).findings.filter((f) => f.rule === 'kustomize-reference');

@@ -1,4 +1,4 @@
-// Symbols: the outline of a file of several resources (kind and name of each),
+// Symbols: the outline of a file, one symbol per Kubernetes object (kind and name),
 // and workspace symbols (the Jobs the tool checks and every Flux Kustomization
 // of every enabled folder, at most MAX_SYMBOLS).
 import { DocumentSymbol, Range, SymbolInformation, SymbolKind } from 'vscode-languageserver';
@@ -18,8 +18,8 @@ export function registerSymbols(workspace: Workspace, caches: ResourceCaches): v
     if (!context || !isYamlText(context.path)) return [];
     const { document, text } = context;
     const resources = caches.of(params.textDocument.uri).resources.of(text);
-    // One resource is the file itself: the outline is for files of several.
-    if (resources.length < 2) return [];
+    // Every object, a file of one too: Go to Symbol (Ctrl+Shift+O) finds it, and the outline merges
+    // these with a YAML extension's own keys.
     const range = (span: [number, number]) => Range.create(document.positionAt(span[0]), document.positionAt(span[1]));
     return resources.map((resource) =>
       DocumentSymbol.create(`${resource.kind} ${resource.name ?? '(no name)'}`, resource.apiVersion ?? undefined, symbolKind(resource.kind), range(resource.span), range(resource.selectionSpan)),
