@@ -19,7 +19,8 @@ after(removeTempRepos);
 
 interface Status {
   state: string;
-  folders: Array<{ folder: string; summaryLine: string; errors: number; jobs: number }>;
+  folders: Array<{ folder: string; summaryLine: string; errors: number; jobs: number; filesWithProblems: number }>;
+  problems?: { errors: number; warnings: number; files: number };
 }
 
 /** A server over `files`, recording status notifications, log lines, and the edits and documents it asks the editor for. */
@@ -197,6 +198,10 @@ describe('status and the audit log', () => {
       assert.ok(during.includes('auditing'), `auditing was announced: ${during.join(',')}`);
       assert.equal(statuses.at(-1)!.folders[0].summaryLine, 'FAIL: 1 error(s), 0 warning(s) in 2 Job(s) in 2 file(s)');
       assert.equal(response.folders[0].summaryLine, statuses.at(-1)!.folders[0].summaryLine);
+      // what Problems shows from the server (the audit published b.yaml's error): the status item counts these
+      await until(() => statuses.at(-1)!.problems?.errors === 1, 'the Problems counts after the audit');
+      assert.deepEqual(statuses.at(-1)!.problems, { errors: 1, warnings: 0, files: 1 });
+      assert.equal(statuses.at(-1)!.folders[0].filesWithProblems, 1, 'the toast names the files that hold the problems, not the files audited');
       const audits = logs.filter((line) => line.includes(fileUri(root)));
       assert.equal(audits.length, 1, `exactly one line for the audit: ${JSON.stringify(logs)}`);
       assert.match(
@@ -215,6 +220,8 @@ describe('status and the audit log', () => {
       await client.connection.sendNotification('textDocument/didSave', { textDocument: { uri: uri('apps/b.yaml') } });
       await until(() => statuses.at(-1)!.state === 'idle' && statuses.at(-1)!.folders[0]?.summaryLine.startsWith('ok:'), 'the summary after the fix');
       assert.equal(statuses.at(-1)!.folders[0].summaryLine, 'ok: 2 Job(s) in 2 file(s) — 2 with a finish timeout, 0 that keep none with a written reason');
+      await until(() => statuses.at(-1)!.problems?.errors === 0, 'the Problems counts after the fix');
+      assert.deepEqual(statuses.at(-1)!.problems, { errors: 0, warnings: 0, files: 0 });
       assert.equal(logs.filter((line) => line.startsWith('audit ')).length, 2, 'one more line for the second audit');
     } finally {
       await client.shutdown();

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import {
+  AuditFolderSummary,
   AuditResponse,
   CreateContractResult,
   InitializationOptions,
@@ -84,7 +85,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     const response = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Flux Job Guard: auditing the workspace…' }, () =>
       client.sendRequest<AuditResponse>(Requests.audit, {}),
     );
-    const lines = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${folder.summaryLine}`);
+    const lines = response.folders.map((folder) => `${vscode.Uri.parse(folder.folder).path.split('/').pop()}: ${auditOutcome(folder)}`);
     const failed = response.folders.some((folder) => folder.errors > 0);
     const show = failed ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     void show(lines.join('\n') || 'Flux Job Guard: no workspace folder to audit.', 'Open Problems').then((choice) => {
@@ -147,4 +148,13 @@ async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
     return folders[0];
   }
   return vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder whose contract file to create' });
+}
+
+/**
+ * One folder's audit for the toast: the counts and the files that hold them, as the Problems panel
+ * shows them (the CLI's closing line counts the files audited instead), then what was audited.
+ */
+function auditOutcome(folder: AuditFolderSummary): string {
+  if (folder.errors + folder.warnings === 0) return folder.summaryLine;
+  return `${folder.errors} error(s), ${folder.warnings} warning(s) in ${folder.filesWithProblems} file(s); ${folder.jobs} Job(s) in ${folder.files} file(s) audited`;
 }

@@ -3,7 +3,7 @@
 // Audits run one at a time. Once a folder has been audited, a saved or changed
 // file audits it again (requests made meanwhile collapse into one run), so the
 // summary follows the fixes instead of going stale.
-import type { AuditFolderSummary, ServerState, StatusParams } from '../shared/settings';
+import type { AuditFolderSummary, ProblemCounts, ServerState, StatusParams } from '../shared/settings';
 
 export class AuditStatus {
   private readonly last = new Map<string, AuditFolderSummary>();
@@ -17,14 +17,28 @@ export class AuditStatus {
     private readonly auditFolder: (root: string) => Promise<AuditFolderSummary>,
     private readonly notify: (params: StatusParams) => void,
     private readonly log: (message: string) => void,
+    /** What the Problems panel holds from this server now. */
+    private readonly problems: () => ProblemCounts,
   ) {}
+
+  private shownPending = false;
+
+  /** Diagnostics were published: the counts follow (one notification for a burst, such as an audit's). */
+  shown(): void {
+    if (this.shownPending) return;
+    this.shownPending = true;
+    setTimeout(() => {
+      this.shownPending = false;
+      this.announce();
+    }, 0);
+  }
 
   get state(): ServerState {
     return this.auditing > 0 ? 'auditing' : this.indexing > 0 ? 'indexing' : 'idle';
   }
 
   private announce(): void {
-    this.notify({ state: this.state, folders: [...this.last.values()] });
+    this.notify({ state: this.state, folders: [...this.last.values()], problems: this.problems() });
   }
 
   /** Shows `indexing` until `work` settles. */

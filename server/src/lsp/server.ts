@@ -38,12 +38,14 @@ export function startServer(connection: Connection, platform: Platform): void {
     (root) => auditFolder(workspace, diagnostics, root),
     (params) => void connection.sendNotification(Notifications.status, params),
     (message) => connection.console.log(message),
+    () => diagnostics.problemCounts(),
   );
   const workspace = new Workspace(connection, platform, (work) => status.track(work));
   const diagnostics = new Diagnostics(
     workspace,
     () => refreshViews(workspace),
     (root) => status.changed(root),
+    () => status.shown(),
   );
   const caches = new ResourceCaches(workspace.documents);
   registerVariables(workspace);

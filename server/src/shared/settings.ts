@@ -93,6 +93,15 @@ export interface StatusParams {
   state: ServerState;
   /** The last audit of each folder audited so far (empty before the first). */
   folders: AuditFolderSummary[];
+  /** What the Problems panel shows from this server now: the status item counts exactly these. */
+  problems: ProblemCounts;
+}
+
+/** Errors and warnings of the diagnostics published, and how many files hold at least one. */
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+  files: number;
 }
 
 export interface AuditFolderSummary {
@@ -102,6 +111,8 @@ export interface AuditFolderSummary {
   warnings: number;
   jobs: number;
   files: number;
+  /** The files with at least one error or warning. */
+  filesWithProblems: number;
   /** The contract file, relative to the folder, and whether it exists. */
   contractPath: string;
   contractExists: boolean;

@@ -32,6 +32,23 @@ async function placeCursor(control: Control, editor: vscode.TextEditor, at: vsco
   }
 }
 
+/** The Problems panel's count of this extension's diagnostics, as the status item words it (client/src/status.ts). */
+function problemsShown(): { errors: number; text: string } {
+  let errors = 0;
+  let warnings = 0;
+  let files = 0;
+  for (const [, diagnostics] of vscode.languages.getDiagnostics()) {
+    const ours = diagnostics.filter((d) => d.source === 'flux-job-guard');
+    const e = ours.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+    const w = ours.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
+    errors += e;
+    warnings += w;
+    if (e + w > 0) files++;
+  }
+  const parts = [...(errors > 0 ? [`${errors} error(s)`] : []), ...(warnings > 0 ? [`${warnings} warning(s)`] : [])];
+  return { errors, text: `Jobs: ${parts.length === 0 ? 'ok' : `${parts.join(', ')} in ${files} file(s)`}` };
+}
+
 const focusEditor = () => vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
 
 suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function () {
@@ -200,7 +217,7 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     await waitUntil(failureShown, 'the failure lines back after the revert');
   });
 
-  test('the status item: busy, then the summary, which follows a fix after a save', async function () {
+  test('the status item: busy, then the Problems counts exactly, which follow a fix after a save', async function () {
     this.timeout(150_000);
     const history = () => api.statusHistory();
     // busy while the server started (and, on Node hosts, restarted after the crash test), then settled
@@ -219,7 +236,10 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     const response = await vscode.commands.executeCommand<{ folders: Array<{ errors: number }> }>('fluxJobGuard.auditWorkspace');
     const errors = response.folders[0].errors;
     assert.ok(errors >= 2, `cleanup-tmp and db-migrate have no TTL: ${errors}`);
-    await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === `Jobs: ${errors} error(s)`, 'the summary after the audit');
+    // the item counts what Problems shows (errors and warnings, and the files that hold them)
+    await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === problemsShown().text, `the Problems counts after the audit: ${JSON.stringify([history().at(-1), problemsShown()])}`);
+    const shown = problemsShown().errors;
+    assert.ok(shown >= 2, `cleanup-tmp and db-migrate have no TTL: ${shown}`);
     assert.ok(
       history()
         .slice(before)
@@ -240,7 +260,8 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
           .some((snapshot) => snapshot.busy) && !history().at(-1)!.busy,
       'the audit after the save',
     );
-    assert.strictEqual(history().at(-1)!.text, `Jobs: ${errors} error(s)`);
+    assert.strictEqual(history().at(-1)!.text, problemsShown().text);
+    assert.strictEqual(problemsShown().errors, shown);
     await replaceAll(report, report.getText().replace(/\n$/, ''));
     await report.save();
 
@@ -259,7 +280,10 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     assert.ok(await vscode.workspace.applyEdit(insert.edit!));
     assert.ok(await document.save());
     await waitForDiagnostics(document.uri, lacks('ttl-missing'), 'ttl-missing to clear');
-    await waitUntil(() => !history().at(-1)!.busy && history().at(-1)!.text === `Jobs: ${errors - 1} error(s)`, `the summary to follow the fix: ${JSON.stringify(history().at(-1))}`);
+    await waitUntil(
+      () => !history().at(-1)!.busy && problemsShown().errors === shown - 1 && history().at(-1)!.text === problemsShown().text,
+      `the counts to follow the fix: ${JSON.stringify([history().at(-1), problemsShown()])}`,
+    );
     assert.deepStrictEqual(api.lastAuditSummary().length, 1);
     assert.match(api.lastAuditSummary()[0], new RegExp(`FAIL: ${errors - 1} error\\(s\\)`));
   });

@@ -6,6 +6,7 @@
 // resource's header, a generated object's data, or else its document; and it
 // fails the build where kustomize does (no source or several, a source or
 // target field that is missing without `create`).
+import { anchoredPattern, type AnchoredPattern } from '../base/anchored-pattern';
 import { KustomizeFiles, resolveIn, unreadable } from './files';
 import { field, isNull, KNode, textOf } from './knode';
 import { Kustomization, Selector, selectorOf } from './kustomization';
@@ -23,7 +24,7 @@ interface FieldOptions {
 }
 
 interface ReplacementTarget {
-  select: CompiledSelector & { namespacePattern: RegExp | null; namePattern: RegExp | null; gvk: Selector };
+  select: CompiledSelector & { namespacePattern: AnchoredPattern | null; namePattern: AnchoredPattern | null; gvk: Selector };
   reject: Array<CompiledSelector & { selector: Selector }>;
   fieldPaths: string[];
   options: FieldOptions;
@@ -69,13 +70,9 @@ function compiled(selector: Selector, file: string, span: Span): CompiledSelecto
   return result;
 }
 
-function anchored(pattern: string, file: string, span: Span): RegExp | null {
+function anchored(pattern: string, file: string, span: Span): AnchoredPattern | null {
   if (pattern === '') return null;
-  try {
-    return new RegExp(`^(?:${pattern})$`);
-  } catch {
-    return fail('invalid-kustomization', `error parsing regexp: ${pattern}`, file, span);
-  }
+  return anchoredPattern(pattern) ?? fail('invalid-kustomization', `error parsing regexp: ${pattern}`, file, span);
 }
 
 function replacementOf(k: Kustomization, node: KNode, file: string): Replacement {

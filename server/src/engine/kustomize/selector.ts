@@ -4,6 +4,7 @@
 // the current one; labelSelector and annotationSelector are Kubernetes label
 // selectors over the resource's current labels and annotations.
 import { matchesSelector, parseLabelSelector, Requirement } from '../flux/facts/label-selector';
+import { anchoredPattern, type AnchoredPattern } from '../base/anchored-pattern';
 import type { Selector } from './kustomization';
 import { currentId, effectiveNamespace, groupVersion, originalId, Res } from './resource';
 
@@ -13,14 +14,12 @@ export interface CompiledSelector {
 
 /** Compiles a target; a string naming the invalid part when kustomize would refuse it. */
 export function compileSelector(selector: Selector): CompiledSelector | string {
-  const patterns: Record<'group' | 'version' | 'kind' | 'name' | 'namespace', RegExp | null> = { group: null, version: null, kind: null, name: null, namespace: null };
+  const patterns: Record<'group' | 'version' | 'kind' | 'name' | 'namespace', AnchoredPattern | null> = { group: null, version: null, kind: null, name: null, namespace: null };
   for (const key of Object.keys(patterns) as Array<keyof typeof patterns>) {
     if (selector[key] === '') continue;
-    try {
-      patterns[key] = new RegExp(`^(?:${selector[key]})$`);
-    } catch {
-      return `error parsing regexp: ${selector[key]}`;
-    }
+    const pattern = anchoredPattern(selector[key]);
+    if (!pattern) return `error parsing regexp: ${selector[key]}`;
+    patterns[key] = pattern;
   }
   const labels = selector.labelSelector === '' ? [] : parseLabelSelector(selector.labelSelector);
   if (labels === null) return `unable to parse requirement: ${selector.labelSelector}`;
@@ -29,10 +28,10 @@ export function compileSelector(selector: Selector): CompiledSelector | string {
   return { matches: (res) => selected(patterns, labels, annotations, res) };
 }
 
-function selected(patterns: Record<string, RegExp | null>, labels: Requirement[], annotations: Requirement[], res: Res): boolean {
+function selected(patterns: Record<string, AnchoredPattern | null>, labels: Requirement[], annotations: Requirement[], res: Res): boolean {
   const original = originalId(res);
   const current = currentId(res);
-  const test = (pattern: RegExp | null, ...values: string[]) => pattern === null || values.some((value) => pattern.test(value));
+  const test = (pattern: AnchoredPattern | null, ...values: string[]) => pattern === null || values.some((value) => pattern.test(value));
   if (!test(patterns.namespace, effectiveNamespace(original), effectiveNamespace(current))) return false;
   if (!test(patterns.name, original.name, current.name)) return false;
   const { group, version } = groupVersion(res.apiVersion);

@@ -45,6 +45,7 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
     folder: project.rootUri,
     summaryLine: summaryLine(result.summary),
     ...result.summary,
+    filesWithProblems: new Set(result.findings.filter((finding) => finding.severity !== 'info').map((finding) => finding.file)).size,
     contractPath: facts.contractPath,
     contractExists: facts.contractExists,
     durationMs: facts.durationMs,

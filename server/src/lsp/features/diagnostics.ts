@@ -5,6 +5,7 @@
 import { URI } from 'vscode-uri';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Finding } from '../../engine/base/types';
+import type { ProblemCounts } from '../../shared/settings';
 import { holdWhileTyping } from '../../engine/editor/typing-hold';
 import { sortFindings } from '../../engine/pipeline/audit';
 import { toDiagnostic } from '../convert';
@@ -29,7 +30,22 @@ export class Diagnostics {
     private readonly refreshViews: () => void,
     /** A file of the folder changed (an audited folder is audited again). */
     private readonly changed: (root: string) => void,
+    /** Diagnostics were published (the status item counts them). */
+    private readonly shown: () => void = () => undefined,
   ) {}
+
+  /** The errors and warnings published now, over every URI: what the Problems panel shows from this server. */
+  problemCounts(): ProblemCounts {
+    const counts: ProblemCounts = { errors: 0, warnings: 0, files: 0 };
+    for (const findings of this.published.values()) {
+      const errors = findings.filter((finding) => finding.severity === 'error').length;
+      const warnings = findings.filter((finding) => finding.severity === 'warning').length;
+      counts.errors += errors;
+      counts.warnings += warnings;
+      if (errors + warnings > 0) counts.files++;
+    }
+    return counts;
+  }
 
   /** The findings published for a URI, and the document version they were computed from. */
   publishedFor(uri: string): { findings: Finding[]; version: number | null | undefined } {
@@ -46,6 +62,7 @@ export class Diagnostics {
     const project = workspace.projects.get(workspace.rootFor(uri).toString());
     const uriOfFile = project ? (file: string) => workspace.uriOf(project, file) : undefined;
     void workspace.connection.sendDiagnostics({ uri, diagnostics: sorted.map((finding) => toDiagnostic(finding, uriOfFile, (rule) => workspace.docLink(rule))) });
+    this.shown();
   }
 
   async publishContract(project: Project): Promise<void> {

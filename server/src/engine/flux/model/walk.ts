@@ -6,6 +6,7 @@
 // applied in that world, and its build's problems wait for the hover. One
 // world per root.
 import { push } from '../../base/collections';
+import { anchoredPattern } from '../../base/anchored-pattern';
 import { dirnameOf } from '../../base/paths';
 import type { FileFacts, FluxKustomization, KustomizationPatch, KustomizeConfig, PostBuild, SubstituteFromRef, VariableSource } from '../facts/model';
 import { matchesSelector } from '../facts/label-selector';
@@ -293,17 +294,7 @@ function targets(patch: KustomizationPatch, child: FluxKustomization): boolean {
   return patch.targetKind !== null || patch.targetName !== null || patch.targetLabels !== null;
 }
 
-/**
- * kustomize matches target names as anchored regular expressions (Go's RE2, linear time). JS
- * backtracks: `(a|aa)+$b` against a 50-letter name runs for hours. A pattern that can backtrack
- * badly (a quantified group, a back-reference, more than three quantifiers) is compared as text.
- */
+/** kustomize matches target names as anchored regular expressions (base/anchored-pattern.ts); one that is none matches as text. */
 function nameMatches(pattern: string, name: string): boolean {
-  const bare = pattern.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
-  if (/\)[*+?{]/.test(bare) || /\\[1-9]/.test(pattern) || (bare.match(/[*+?]|\{\d/g) ?? []).length > 3) return pattern === name;
-  try {
-    return new RegExp(`^(?:${pattern})$`).test(name);
-  } catch {
-    return pattern === name;
-  }
+  return (anchoredPattern(pattern) ?? { test: (value: string) => value === pattern }).test(name);
 }
