@@ -368,6 +368,8 @@ describe('fluxJobGuard/audit', () => {
             keepNone: 0,
             errors: 2,
             warnings: 1,
+            // missing.yaml (error), note.yaml (warning), the contract (its entry names a missing file)
+            filesWithProblems: 3,
             contractPath: CONTRACT,
             contractExists: true,
           },
