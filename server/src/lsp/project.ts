@@ -171,8 +171,8 @@ export class Project {
   async readNewInputs(): Promise<boolean> {
     const read = (await readInputs(this.fs, this.index)).length > 0;
     const texts = (await readKustomizeTexts(this.fs, this.index)).length > 0;
-    await readWantedNames(this.fs, this.index);
-    return read || texts;
+    const names = (await readWantedNames(this.fs, this.index)) > 0;
+    return read || texts || names;
   }
 
   /** Findings that live in the contract file: its own problems and every entry check. */

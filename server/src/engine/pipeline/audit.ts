@@ -96,11 +96,13 @@ export async function readKustomizeTexts(fs: RepoFs, index: RepoIndex, texts?: M
 }
 
 /** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
-export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<void> {
-  for (const path of index.namesWanted()) {
+export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<number> {
+  const wanted = [...index.namesWanted()];
+  for (const path of wanted) {
     const read = await fs.read(path);
     index.setUses(path, read.kind === 'text' ? detached(namesUsedIn(parseYamlFile(read.text))) : []);
   }
+  return wanted.length;
 }
 
 /** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */

@@ -5,6 +5,7 @@
 import { FileChangeType } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { AuditStatus } from '../audit-status';
+import type { Project } from '../project';
 import type { Workspace } from '../workspace';
 import type { Diagnostics } from './diagnostics';
 
@@ -21,9 +22,11 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
         status.changed(project.rootUri);
         continue;
       }
-      const read = change.type === FileChangeType.Deleted ? undefined : await project.fs.read(path);
-      const changed = project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
-      if (changed || (await project.readNewInputs())) await diagnostics.revalidateOpen(project, '');
+      const changed = await indexChange(project, path, change.type === FileChangeType.Deleted);
+      // Always, not only when nothing changed: a Kustomization just learnt of wants the inputs and
+      // the names of files read before it (skipping this left a source's names short, by event order).
+      const learnt = await project.readNewInputs();
+      if (changed || learnt) await diagnostics.revalidateOpen(project, '');
       const audited = diagnostics.audited.get(project.rootUri);
       if (audited?.has(change.uri) || change.type === FileChangeType.Created) {
         if (audited) {
@@ -44,4 +47,22 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
       await diagnostics.publishContract(project);
     }
   });
+}
+
+/**
+ * What one watcher event changes in the index. A path that reads as missing without being deleted
+ * is a folder (a checkout or a copy creates one with its files, and the watcher may report only the
+ * folder) or a file gone since: it is no file (it used to be recorded as an empty one), and the
+ * files below it that the index has not seen are read now.
+ */
+async function indexChange(project: Project, path: string, deleted: boolean): Promise<boolean> {
+  const read = deleted ? undefined : await project.fs.read(path);
+  if (read?.kind !== 'missing') return project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
+  let changed = project.updateIndex(path, undefined);
+  const below = (await project.fs.listFiles()).filter((file) => file.startsWith(`${path}/`) && !project.index.hasFile(file));
+  for (const file of below) {
+    const inside = await project.fs.read(file);
+    changed = project.updateIndex(file, inside.kind === 'text' ? inside.text : inside.kind === 'missing' ? undefined : '') || changed;
+  }
+  return changed;
 }
