@@ -36,15 +36,20 @@ export class Diagnostics {
 
   /** The errors and warnings published now, over every URI: what the Problems panel shows from this server. */
   problemCounts(): ProblemCounts {
-    const counts: ProblemCounts = { errors: 0, warnings: 0, files: 0 };
-    for (const findings of this.published.values()) {
-      const errors = findings.filter((finding) => finding.severity === 'error').length;
-      const warnings = findings.filter((finding) => finding.severity === 'warning').length;
-      counts.errors += errors;
-      counts.warnings += warnings;
-      if (errors + warnings > 0) counts.files++;
-    }
-    return counts;
+    return { ...this.totals };
+  }
+
+  /** Kept as each URI is published (a keystroke publishes one file: no pass over the workspace). */
+  private readonly totals: ProblemCounts = { errors: 0, warnings: 0, files: 0 };
+  private readonly countsOf = new Map<string, { errors: number; warnings: number }>();
+
+  private count(uri: string, findings: readonly Finding[]): void {
+    const old = this.countsOf.get(uri) ?? { errors: 0, warnings: 0 };
+    const now = { errors: findings.filter((finding) => finding.severity === 'error').length, warnings: findings.filter((finding) => finding.severity === 'warning').length };
+    this.countsOf.set(uri, now);
+    this.totals.errors += now.errors - old.errors;
+    this.totals.warnings += now.warnings - old.warnings;
+    this.totals.files += Number(now.errors + now.warnings > 0) - Number(old.errors + old.warnings > 0);
   }
 
   /** The findings published for a URI, and the document version they were computed from. */
@@ -58,6 +63,7 @@ export class Diagnostics {
     const shown = document ? holdWhileTyping(findings, document.getText(), workspace.recentEdits.get(uri) ?? null) : findings;
     const sorted = sortFindings(shown);
     this.published.set(uri, sorted);
+    this.count(uri, sorted);
     this.publishedVersion.set(uri, version);
     const project = workspace.projects.get(workspace.rootFor(uri).toString());
     const uriOfFile = project ? (file: string) => workspace.uriOf(project, file) : undefined;
