@@ -236,7 +236,7 @@ describe('generated ConfigMaps: the files generators read are substituted text',
     );
     assert.deepEqual(
       undefinedName.related?.map((r) => [r.file, r.range.start.line, r.message]),
-      [['clusters/home/apps.yaml', 1, 'Kustomization "apps" substitutes this file and does not define FILES']],
+      [['clusters/home/apps.yaml', 1, 'Kustomization "apps" substitutes this file']],
     );
     // Each fix removes what it is for: the opt-out leaves no finding in the script, the escape leaves the PID only.
     const files = repo(generator(), '#!/bin/sh\nfor f in ${FILES}; do echo "$$"; done\n');

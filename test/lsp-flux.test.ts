@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, Location, MarkupContent } from 'vscode-languageserver-protocol';
-import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { job, kustomization } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
@@ -49,12 +49,14 @@ test('hover on a defined ${NAME}: its value and where it is defined, as links; t
   assert.deepEqual(hover.range, { start: { line, character: columnOf('${CLUSTER_NAME}') }, end: { line, character: columnOf('${CLUSTER_NAME}') + 15 } });
 });
 
-test('hover on an undefined ${NAME}: said once, with the failure that is its own', async () => {
+test('hover on an undefined ${NAME}: the diagnostic says it is not defined and that Flux fails; the hover adds the Kustomization and the line without it', async () => {
   const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: columnOf('${HOME}') + 3 } });
   const text = (hover.contents as MarkupContent).value;
-  assert.equal(text.match(/not defined/g)?.length, 1);
-  assert.match(text, /^\*\*\$\{HOME\}\*\* is not defined by Kustomization `apps` \(\[flux\/apps\.yaml:2\]/);
-  assert.match(text, /Flux fails: variable not set \(strict mode\): "HOME"\. Without strict substitution the line would read:/);
+  assert.doesNotMatch(text, /not defined|Flux fails/);
+  assert.match(text, /^\*\*\$\{HOME\}\*\*: substituted by Kustomization `apps` \(\[flux\/apps\.yaml:2\]/);
+  assert.match(text, /Without strict substitution the line would read:/);
+  const diagnostic = client.latest(uri)!.find((d) => d.code === 'flux-substitution-undefined' && d.range.start.character === columnOf('${HOME}'))!;
+  assert.match(messageText(diagnostic), /^\$\{HOME\} is not defined by Kustomization "apps": Flux fails the reconcile \(strict substitution\)/);
 });
 
 test('go to definition jumps to the substitute key', async () => {
@@ -109,4 +111,41 @@ test("preview: the file as Flux renders it, or Flux's error", async () => {
     `# ✖ Flux fails to build apps/job.yaml:${line + 1}:${columnOf('${HOME}') + 1}`,
     '#   ${NOT_SET_HERE}: variable not set (strict mode): "NOT_SET_HERE"',
   ]);
+});
+
+test('preview: it follows the files it depends on (the Kustomization, the contract): the server says when they changed it', async () => {
+  let viewsChanged = 0;
+  const changes: Array<() => void> = [];
+  client.connection.onNotification('fluxJobGuard/viewsChanged', () => (viewsChanged++, changes.splice(0).forEach((wake) => wake())));
+  const nextViewsChange = () => new Promise<void>((resolve) => changes.push(resolve));
+  const render = async () => (await client.connection.sendRequest<{ text: string }>('fluxJobGuard/previewSubstitution', { uri, text: JOB })).text;
+  client.change(uri, JOB);
+  await client.waitForDiagnostics(uri, (d) => d.filter((x) => x.code === 'flux-substitution-undefined').length === 2);
+  assert.match(await render(), /^# ✖ Flux fails to build/);
+
+  // the Kustomization defines both names: the server says so, and the preview renders them
+  const apps = fileUri(join(root, 'flux/apps.yaml'));
+  client.open(apps, KUSTOMIZATION);
+  let changed = nextViewsChange();
+  client.change(apps, KUSTOMIZATION.replace('      CLUSTER_NAME: home\n', '      CLUSTER_NAME: home\n      HOME: /root\n      TMPDIR: /tmp\n'));
+  await changed;
+  const defined = await render();
+  assert.doesNotMatch(defined, /✖/, defined);
+  assert.match(defined, /echo home \/root \/tmp/);
+
+  // back to undefined names, then a contract that turns strict mode off: the failure gives way to blanks
+  changed = nextViewsChange();
+  client.change(apps, KUSTOMIZATION);
+  await changed;
+  assert.match(await render(), /^# ✖ Flux fails to build/, 'the preview follows the Kustomization back (negative control)');
+  const contract = fileUri(join(root, '.flux-job-guard.yaml'));
+  changed = nextViewsChange();
+  client.open(contract, 'flux:\n  strict: false\n');
+  await changed;
+  const lenient = await render();
+  assert.doesNotMatch(lenient, /✖/, lenient);
+  assert.match(lenient, /echo home {2}"?\]?/);
+  assert.ok(viewsChanged >= 3);
+  client.close(contract);
+  client.close(apps);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { applyEdits, editsFor, fileUri, TestLspClient } from './helpers/lsp-client';
+import { applyEdits, editsFor, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
 import { gotkSync, kustomization } from './helpers/flux-fixtures';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
@@ -52,9 +52,12 @@ test('the script a generator reads: the finding in it, exact range, as the audit
   );
 });
 
-test('hover on the ${NAME}: not defined by the Kustomization that builds it', async () => {
+test('hover on the ${NAME}: the Kustomization that builds it; the diagnostic says that it is not defined', async () => {
   const hover = await client.connection.sendRequest<Hover>('textDocument/hover', { textDocument: { uri: uri('apps/scripts/backup.sh') }, position: { line: 1, character: 15 } });
-  assert.match((hover.contents as MarkupContent).value, /\$\{BACKUP_DIRS\}\*\* is not defined by Kustomization `apps`/);
+  const text = (hover.contents as MarkupContent).value;
+  assert.match(text, /\$\{BACKUP_DIRS\}\*\*: substituted by Kustomization `apps`/);
+  assert.doesNotMatch(text, /not defined/);
+  assert.match(messageText(client.latest(uri('apps/scripts/backup.sh'))![0]), /\$\{BACKUP_DIRS\} is not defined by Kustomization "apps"/);
 });
 
 test('quick fixes: escape it in the script, or opt the generator out in its kustomization file (comment kept)', async () => {

@@ -73,10 +73,12 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     errorHandler: restartPolicy(OUTPUT_NAME),
   };
   let client: BaseLanguageClient;
+  const preview = new SubstitutionPreview(() => client);
   const startClient = async () => {
     status.starting();
     client = createClient(options, output);
     client.onNotification(Notifications.status, (params: StatusParams) => status.update(params));
+    client.onNotification(Notifications.viewsChanged, () => preview.refreshAll());
     await client.start();
   };
 
@@ -107,7 +109,6 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     return result;
   };
 
-  const preview = new SubstitutionPreview(() => client);
   context.subscriptions.push(
     output,
     status,

@@ -1,6 +1,7 @@
 // Preview Flux Substitution: one read-only editor per source file (a fixed
-// URI), reused when the command runs again, and refreshed as the source
-// changes. The server renders the text (secrets masked, failures located).
+// URI), reused when the command runs again, and rendered again when the command
+// runs again, as the source changes, and when the server says another file
+// changed it (the Kustomization, a variable's source, the contract). The server renders the text (secrets masked, failures located).
 import * as vscode from 'vscode';
 import type { BaseLanguageClient } from 'vscode-languageclient';
 import { Requests } from '../../server/src/shared/settings';
@@ -28,6 +29,11 @@ export class SubstitutionPreview implements vscode.TextDocumentContentProvider, 
 
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  /** Every open preview renders again: another file changed what they show (the server says so). */
+  refreshAll(): void {
+    for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === PREVIEW_SCHEME) this.refresh(document.uri);
   }
 
   refresh(preview: vscode.Uri): void {
@@ -58,6 +64,8 @@ export class SubstitutionPreview implements vscode.TextDocumentContentProvider, 
   async show(source: vscode.Uri): Promise<vscode.TextEditor> {
     const preview = previewUri(source);
     const open = vscode.window.tabGroups.all.find((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === preview.toString()));
+    // Asked for again: render again (an open document is not asked for its content a second time).
+    this.refresh(preview);
     const document = await vscode.workspace.openTextDocument(preview);
     if (document.languageId !== 'yaml') await vscode.languages.setTextDocumentLanguage(document, 'yaml');
     return vscode.window.showTextDocument(document, { viewColumn: open?.viewColumn ?? vscode.ViewColumn.Beside, preview: false, preserveFocus: true });

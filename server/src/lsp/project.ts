@@ -191,8 +191,11 @@ export class Project {
     return path === this.contract.path || [...this.contract.noFinishTimeout, ...this.contract.otherFinishTimeout].some((entry) => entry.file === path);
   }
 
-  /** Hover Markdown for a `${NAME}` or a TTL at `offset`; `uriOf` turns the files it mentions into links. */
-  async hover(path: string, text: string, offset: number, uriOf: (file: string) => string): Promise<HoverResult | null> {
+  /**
+   * Hover Markdown for a `${NAME}` or a TTL at `offset`; `uriOf` turns the files it mentions into links;
+   * `shown`: the rules of the diagnostics there (the hover does not repeat them).
+   */
+  async hover(path: string, text: string, offset: number, uriOf: (file: string) => string, shown: ReadonlySet<string> = new Set()): Promise<HoverResult | null> {
     const variable = variableAt(this.index, this.contract, path, text, offset);
     const texts = new Map<string, string>();
     for (const { definition } of variable?.byKustomization ?? []) {
@@ -208,7 +211,7 @@ export class Project {
       const line = /:(\d+)$/.exec(label)?.[1];
       return `[${label}](${uriOf(file)}${line ? `#L${line}` : ''})`;
     };
-    return hoverAt(this.index, this.contract, path, text, offset, link, variable);
+    return hoverAt(this.index, this.contract, path, text, offset, link, variable, shown);
   }
 
   /** Where the `${NAME}` at `offset` is defined: files and spans. */

@@ -104,15 +104,16 @@ export function startServer(connection: Connection, platform: Platform): void {
   registerCodeActions(workspace, diagnostics);
   registerCompletion(workspace);
   registerContractCommands(workspace);
-  registerHover(workspace);
+  registerHover(workspace, diagnostics);
   registerAudit(workspace, status);
 
   workspace.documents.listen(connection);
   connection.listen();
 }
 
-/** Other files changed what hints and lenses say (a variable's value, a Kustomization's interval): the client asks again. */
+/** Other files changed what hints, lenses and previews say (a variable's value, a Kustomization's interval): the client asks again. */
 function refreshViews(workspace: Workspace): void {
+  void workspace.connection.sendNotification(Notifications.viewsChanged);
   if (workspace.refreshes.inlayHints) void workspace.connection.sendRequest(InlayHintRefreshRequest.type);
   if (workspace.refreshes.codeLenses) void workspace.connection.sendRequest(CodeLensRefreshRequest.type);
 }

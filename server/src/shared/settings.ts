@@ -59,6 +59,11 @@ export const Requests = {
 export const Notifications = {
   /** server → client: what the server is doing, and the summary of each folder's last audit (StatusParams). */
   status: 'fluxJobGuard/status',
+  /**
+   * server → client: a change of one file changed what others say (a Kustomization, a variable's
+   * source, the contract): views the client renders from the server (the substitution preview) ask again.
+   */
+  viewsChanged: 'fluxJobGuard/viewsChanged',
 } as const;
 
 /**

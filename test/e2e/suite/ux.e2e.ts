@@ -12,6 +12,8 @@ import { Api, EXTENSION_ID, FILES, find, fixture, has, lacks, only, open, photog
 import { runtime } from './host';
 
 const PREVIEW_SCHEME = 'flux-job-guard-preview';
+/** The Kustomization that builds FILES.backup and substitutes it. */
+const KUSTOMIZATION_OF_BACKUP = 'clusters/home/apps.yaml';
 const DOCS_SCHEME = 'flux-job-guard-docs';
 const WALKTHROUGH = `${EXTENSION_ID}#gettingStarted`;
 
@@ -215,6 +217,31 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
       await document.save();
     }
     await waitUntil(failureShown, 'the failure lines back after the revert');
+  });
+
+  test('Preview Flux Substitution follows the Kustomization: defining the variable there (saved) renders it, with no edit of the source', async function () {
+    this.timeout(120_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const { document } = await open(FILES.backup);
+    await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
+    const preview = await waitUntil(() => previewDocument(document.uri), 'the preview document');
+    await waitUntil(() => preview.getText().startsWith('# ✖ Flux fails to build'), `the failure, not ${JSON.stringify(preview.getText().split('\n')[0])}`);
+    const { document: apps } = await open(KUSTOMIZATION_OF_BACKUP);
+    const original = apps.getText();
+    try {
+      await replaceAll(apps, original.replace('      CLUSTER_NAME: home\n', '      CLUSTER_NAME: home\n      BACKUP_DIR: /srv/backup\n'));
+      await apps.save();
+      await waitUntil(() => !preview.getText().includes('✖') && preview.getText().includes('/srv/backup/snapshot.tgz'), `the preview to follow the Kustomization, not ${JSON.stringify(preview.getText().split('\n')[0])}`);
+      // running the command again renders again (and keeps the one editor)
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
+      await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
+      assert.strictEqual(previewTabs().length, 1);
+    } finally {
+      await replaceAll(apps, original);
+      await apps.save();
+    }
+    // negative control: the failure comes back with the definition gone
+    await waitUntil(() => preview.getText().startsWith('# ✖ Flux fails to build'), 'the failure back after the revert');
   });
 
   test('the status item: busy, then the Problems counts exactly, which follow a fix after a save', async function () {

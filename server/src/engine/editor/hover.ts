@@ -12,6 +12,8 @@ import { SECRET_MASK, variableAt, VariableInfo } from './substitution-info';
 import { describeTtlCycle, ttlAt } from './ttl-info';
 import { describeLayers, layersAt } from './layers-info';
 import type { Link } from './link';
+import { fluxSubstitutionUndefined } from '../rules/flux-substitution-undefined';
+import { fluxSubstitutionDefault } from '../rules/flux-substitution-default';
 
 export interface HoverResult {
   markdown: string;
@@ -21,17 +23,38 @@ export interface HoverResult {
 /** How many Kustomizations a hover names before it says "and N more". */
 const SHOWN = 3;
 
-/** `variable`: the `${NAME}` at `offset` when the caller already looked it up (to read its definitions' files for links). */
-export function hoverAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number, link: Link, variable = variableAt(index, contract, path, text, offset)): HoverResult | null {
+/**
+ * `variable`: the `${NAME}` at `offset` when the caller already looked it up (to read its definitions' files for links).
+ * `shown`: the rules of the diagnostics at `offset`; the hover does not repeat what their messages say.
+ */
+export function hoverAt(
+  index: RepoIndex,
+  contract: Contract,
+  path: string,
+  text: string,
+  offset: number,
+  link: Link,
+  variable = variableAt(index, contract, path, text, offset),
+  shown: ReadonlySet<string> = new Set(),
+): HoverResult | null {
   const layers = layersAt(index, contract, path, text, offset);
   if (variable) {
     // In a container's command, args or env, the kubelet comes after Flux: say what the process receives.
     const kubelet = layers?.kubelet ? `\n\n${describeLayers(layers)}` : '';
-    return { markdown: describeVariable(variable, contract, link) + kubelet, span: variable.span };
+    return {
+      markdown:
+        describeVariable(
+          variable,
+          contract,
+          link,
+          UNDEFINED_RULES.some((rule) => shown.has(rule)),
+        ) + kubelet,
+      span: variable.span,
+    };
   }
   if (layers) return { markdown: describeLayers(layers), span: layers.span };
-  const cycle = ttlAt(index, path, text, offset);
-  if (cycle) return { markdown: describeTtlCycle(cycle, contract, link), span: cycle.span };
+  const cycle = ttlAt(index, contract, path, text, offset);
+  if (cycle) return { markdown: describeTtlCycle(cycle, contract, link, shown), span: cycle.span };
   return null;
 }
 
@@ -45,7 +68,19 @@ export function kustomizationList(builders: Builder[], link: Link): string {
   return `Kustomization${builders.length > 1 ? 's' : ''} ${named.join(', ')}${more}`;
 }
 
-export function describeVariable(info: VariableInfo, contract: Contract, link: Link): string {
+/** Rules whose diagnostic says that a name is not defined, and what Flux does then. */
+const UNDEFINED_RULES = [fluxSubstitutionUndefined.meta.id, fluxSubstitutionDefault.meta.id];
+
+/** What Flux writes for a name nothing defines (strict or not; a default operator decides first). */
+function undefinedEffect(operator: string | null, strict: boolean): string {
+  if (operator === ':?' || operator === '?') return "fails with the expression's message";
+  if (operator === ':+' || operator === '+') return 'writes nothing in its place (the alternate value is for a defined name)';
+  if (operator !== null) return 'writes the default';
+  return strict ? 'fails the reconcile (strict substitution)' : 'makes it empty';
+}
+
+/** `undefinedShown`: a diagnostic under the cursor already says the name is not defined and what Flux does. */
+export function describeVariable(info: VariableInfo, contract: Contract, link: Link, undefinedShown = false): string {
   const name = `**\${${info.name}}**`;
   const parts: string[] = [];
   // One paragraph per outcome: the same value (wherever it is defined), or "not defined".
@@ -64,23 +99,25 @@ export function describeVariable(info: VariableInfo, contract: Contract, link: L
       const from = definitions.slice(0, SHOWN).map(where).join(', ') + (definitions.length > SHOWN ? `, and ${definitions.length - SHOWN} more` : '');
       parts.push(`${name} = ${value} — from ${from}; substituted by ${kustomizationList(builders, link)}.`);
     } else {
-      const effect = contract.strict ? 'fails the reconcile (strict substitution)' : 'makes it empty';
+      const effect = undefinedEffect(info.operator, contract.strict);
       const unknown = [...new Set(builders.flatMap((b) => b.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name} (${u.why})`) ?? []))];
       const maybe = unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which the repository cannot show: declare its names in the contract's flux.variables to check this use.` : '';
-      parts.push(`${name} is not defined by ${kustomizationList(builders, link)}: Flux ${effect}.${maybe}`);
+      parts.push(undefinedShown ? `${name}: substituted by ${kustomizationList(builders, link)}.` : `${name} is not defined by ${kustomizationList(builders, link)}: Flux ${effect}.${maybe}`);
     }
   }
-  parts.push(renderedLine(info));
+  parts.push(renderedLine(info, undefinedShown));
   return parts.filter((part) => part !== '').join('\n\n');
 }
 
 /** The line as Flux renders it; where Flux fails, whose fault it is, and the line without the failure when it says something. */
-function renderedLine(info: VariableInfo): string {
+function renderedLine(info: VariableInfo, undefinedShown: boolean): string {
   const block = (text: string) => `\n\n\`\`\`text\n${text}\n\`\`\``;
   if (info.rendered.ok) return `Flux renders this line as:${block(info.rendered.output)}`;
   const lenient = info.lenient !== null && info.lenient.trim() !== '' ? info.lenient : null;
   if (info.rendered.error.includes(`"${info.name}"`)) {
-    return `Flux fails: ${info.rendered.error}.` + (lenient ? ` Without strict substitution the line would read:${block(lenient)}` : '');
+    const without = lenient ? `Without strict substitution the line would read:${block(lenient)}` : '';
+    // The diagnostic says that Flux fails on this name; the hover shows only the line without it.
+    return undefinedShown ? without : `Flux fails: ${info.rendered.error}.` + (without ? ` ${without}` : '');
   }
   // Another expression of the line fails: say so, and show this one's value in the line.
   return `Flux fails on this line because of another expression: ${info.rendered.error}.` + (lenient ? ` With the undefined names blank, it reads:${block(lenient)}` : '');

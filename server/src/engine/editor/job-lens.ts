@@ -63,7 +63,7 @@ function intervalOf(k: FluxKustomization): number | null {
 export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: string, text: string, lens: JobLens, link: Link): string {
   if (lens.ttlKeySpan) {
     // The hover's own text, computed on the Job's document alone.
-    const cycle = ttlAt(index, path, text.slice(lens.span[0], lens.span[1]), lens.ttlKeySpan[0] - lens.span[0]);
+    const cycle = ttlAt(index, contract, path, text.slice(lens.span[0], lens.span[1]), lens.ttlKeySpan[0] - lens.span[0]);
     if (cycle) return describeTtlCycle(cycle, contract, link);
   }
   const builders = applying(index, path);

@@ -20,6 +20,8 @@ export interface VariableInfo {
   name: string;
   /** [start, end) of the `${...}` in the file. */
   span: [number, number];
+  /** Flux's operator as written (`:-`, `:+`, …), null for a plain `${NAME}`. */
+  operator: string | null;
   /** Per substituting Kustomization: its definition, or null when it leaves the name undefined. */
   byKustomization: Array<{ builder: Builder; definition: DefinedVariable | null }>;
   /** The scalar line holding the occurrence, before and after Flux substitutes it. */
@@ -81,6 +83,7 @@ export function variableAt(index: RepoIndex, contract: Contract, path: string, t
     return {
       name,
       span: [expression.start + shift, expression.end + shift],
+      operator: expression.hasDefault ? expression.operator : null,
       byKustomization: substituting.map((builder) => ({ builder, definition: builder.vars?.defined.get(name) ?? null })),
       line,
       rendered,

@@ -9,14 +9,26 @@ import { parseYamlFile } from '../yaml/documents';
 import { parseGoDuration } from '../base/duration';
 import { describeRerun, rerunPeriod } from '../k8s/ttl-cycle';
 import type { Link } from './link';
+import { ttlConvergenceNote } from '../rules/ttl-convergence-note';
+import { ttlShorterThanInterval } from '../rules/ttl-shorter-than-interval';
+import { ttlUnexpectedValue } from '../rules/ttl-unexpected-value';
+import { LineIndex } from '../yaml/line-index';
+import { convergenceNote, type NoteState } from '../rules/support/convergence-note';
 
 export interface TtlCycle {
   span: [number, number];
   ttl: number | null;
   kustomizations: Array<{ name: string; file: string; line: number; interval: string | null; prune: boolean; rerunSeconds: number | null }>;
+  /** Whether the TTL has its `# converges:` comment. */
+  note: NoteState;
 }
 
-export function ttlAt(index: RepoIndex, path: string, text: string, offset: number): TtlCycle | null {
+/** Rules whose message under the cursor already says how often the Job runs again. */
+const STATES_RERUN = new Set([ttlConvergenceNote.meta.id, ttlShorterThanInterval.meta.id]);
+/** Rules whose message already says which value is required. */
+const STATES_REQUIRED = new Set([ttlUnexpectedValue.meta.id]);
+
+export function ttlAt(index: RepoIndex, contract: Contract, path: string, text: string, offset: number): TtlCycle | null {
   for (const parsed of parseYamlFile(text)) {
     if (offset < parsed.base || offset > parsed.end || parsed.errors.length > 0 || !isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
@@ -36,13 +48,20 @@ export function ttlAt(index: RepoIndex, path: string, text: string, offset: numb
           rerunSeconds: ttl === null ? null : rerunPeriod(ttl, interval),
         };
       });
-    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations };
+    const note = convergenceNote(new LineIndex(text), job.ttl.keySpan[0], job.ttl.valueSpan[1], contract.convergenceNote);
+    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations, note };
   }
   return null;
 }
 
-export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link): string {
-  const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}** (${requiredTtlPhrase(contract)})`];
+/**
+ * `shown`: the rules of the diagnostics under the cursor. What their messages say is not said again
+ * (VS Code shows them above the hover): the hover adds the Kustomizations, their links and schedule.
+ */
+export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link, shown: ReadonlySet<string> = new Set()): string {
+  const says = (rules: ReadonlySet<string>) => [...rules].some((rule) => shown.has(rule));
+  const required = says(STATES_REQUIRED) ? '' : ` (${requiredTtlPhrase(contract)})`;
+  const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}**${required}`];
   if (cycle.kustomizations.length === 0) {
     lines.push('No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.');
     return lines.join('\n\n');
@@ -61,8 +80,9 @@ export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link
         .map((k) => `\`${k.name}\` (${link(k.file, { line: k.line })})`)
         .join(', ') + (group.length > 3 ? `, and ${group.length - 3} more` : '');
     lines.push(`Applied by Flux Kustomization${group.length > 1 ? 's' : ''} ${names}, interval ${first.interval ?? 'unset'}, prune ${first.prune}.`);
-    if (first.rerunSeconds !== null) lines.push(`${describeRerun(first.rerunSeconds)}.`);
+    if (first.rerunSeconds !== null && !says(STATES_RERUN)) lines.push(`${describeRerun(first.rerunSeconds)}.`);
   }
-  lines.push(`A re-run must converge: say why in the \`# ${contract.convergenceNote}\` comment.`);
+  // The advice only where it is still to follow, and not when the diagnostic gives it.
+  if (cycle.note !== 'present' && !shown.has(ttlConvergenceNote.meta.id)) lines.push(`A re-run must converge: say why in the \`# ${contract.convergenceNote}\` comment.`);
   return lines.join('\n\n');
 }

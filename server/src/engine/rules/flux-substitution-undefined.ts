@@ -80,7 +80,7 @@ export const fluxSubstitutionUndefined: Rule = {
         const fallback = defaultFix(context, occurrence, expression, span);
         if (fallback) fixes.push(fallback);
         const found = context.finding(fluxSubstitutionUndefined.meta, span, message, fixes, onlyOptional ? 'warning' : undefined);
-        found.related = substitutedBy(undefinedIn, `substitutes this file and does not define ${expression.name}`);
+        found.related = substitutedBy(undefinedIn, 'substitutes this file');
         // The contract may say the name comes from one of their outside sources: the pipeline adds that fix (declareFixes).
         const sources = declarableSources(undefinedIn);
         if (sources.length > 0) found.declarable = { name: expression.name, sources };

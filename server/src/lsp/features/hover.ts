@@ -1,13 +1,21 @@
 // Hover (a `${NAME}` Flux substitutes, a Job's TTL, a contract key),
 // go-to-definition of a variable, and the preview of a file as Flux would
 // render it.
-import { Hover, Location, MarkupKind } from 'vscode-languageserver';
+import { Hover, Location, MarkupKind, Position } from 'vscode-languageserver';
 import { LineIndex } from '../../engine/yaml/line-index';
 import { Requests } from '../../shared/settings';
 import { contractHover } from './contract-file';
 import type { Workspace } from '../workspace';
+import type { Diagnostics } from './diagnostics';
+import type { Finding } from '../../engine/base/types';
 
-export function registerHover(workspace: Workspace): void {
+/** The rules of the findings published at `position`: VS Code shows their messages with the hover. */
+function rulesAt(findings: readonly Finding[], position: Position): Set<string> {
+  const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return new Set(findings.filter(({ range }) => before(range.start, position) && before(position, range.end)).map((finding) => finding.rule));
+}
+
+export function registerHover(workspace: Workspace, diagnostics: Diagnostics): void {
   const { connection } = workspace;
   connection.onHover(async (params): Promise<Hover | null> => {
     const contract = await contractHover(workspace, params.textDocument.uri, params.position);
@@ -15,7 +23,8 @@ export function registerHover(workspace: Workspace): void {
     const context = await workspace.documentContext(params.textDocument.uri);
     if (!context) return null;
     const { document, project, path, text } = context;
-    const hover = await project.hover(path, text, document.offsetAt(params.position), (file) => workspace.uriOf(project, file));
+    const shown = rulesAt(diagnostics.publishedFor(params.textDocument.uri).findings, params.position);
+    const hover = await project.hover(path, text, document.offsetAt(params.position), (file) => workspace.uriOf(project, file), shown);
     if (!hover) return null;
     return { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: { start: document.positionAt(hover.span[0]), end: document.positionAt(hover.span[1]) } };
   });
