@@ -231,7 +231,10 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     try {
       await replaceAll(apps, original.replace('      CLUSTER_NAME: home\n', '      CLUSTER_NAME: home\n      BACKUP_DIR: /srv/backup\n'));
       await apps.save();
-      await waitUntil(() => !preview.getText().includes('✖') && preview.getText().includes('/srv/backup/snapshot.tgz'), `the preview to follow the Kustomization, not ${JSON.stringify(preview.getText().split('\n')[0])}`);
+      await waitUntil(
+        () => !preview.getText().includes('✖') && preview.getText().includes('/srv/backup/snapshot.tgz'),
+        `the preview to follow the Kustomization, not ${JSON.stringify(preview.getText().split('\n')[0])}`,
+      );
       // running the command again renders again (and keeps the one editor)
       await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One });
       await vscode.commands.executeCommand('fluxJobGuard.previewSubstitution');
