@@ -11,7 +11,7 @@ import { checkFluxEntries, FileJobs } from '../contract/checks';
 import { loadContract } from '../contract/load';
 import type { Contract, Settings } from '../contract/model';
 import { CONTRACT_FILE_NAME } from '../contract/model';
-import type { InputFacts } from '../flux/facts/model';
+import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
 import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
@@ -219,12 +219,13 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
 }
 
 /**
- * The audit's summary without the variables' values. No rule reads a value (the editor's hover,
- * inlay hints and preview do, from the server's own index, which keeps them); on a repository
- * with thousands of ConfigMaps the values were a third of the audit's memory.
+ * The audit's summary with the variables' values cut to what a rule reads (RULE_VALUE_MAX, and one
+ * character more to show that a value is longer). The editor's hover, inlay hints and preview read
+ * whole values from the server's own index, which keeps them; on a repository with thousands of
+ * ConfigMaps the values were a third of the audit's memory.
  */
 function withoutValues(summary: FileSummary): FileSummary {
-  for (const source of summary.facts?.variableSources ?? []) for (const entry of source.entries.values()) entry.value = '';
+  for (const source of summary.facts?.variableSources ?? []) for (const entry of source.entries.values()) entry.value = entry.value.slice(0, RULE_VALUE_MAX + 1);
   return summary;
 }
 

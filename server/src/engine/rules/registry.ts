@@ -28,6 +28,7 @@ import { fluxSubstitutionNeedlessEscape } from './flux-substitution-needless-esc
 import { fluxSubstitutionPid } from './flux-substitution-pid';
 import { fluxSubstitutionSyntax } from './flux-substitution-syntax';
 import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
+import { fluxSubstitutionType } from './flux-substitution-type';
 import { fluxVariablesUnknown } from './flux-variables-unknown';
 import { jobArgoTemplate } from './job-argo-template';
 import { jobImmutableTemplate } from './job-immutable-template';
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   fluxSubstitutionPid,
   fluxSubstitutionBareDollar,
   fluxSubstitutionNeedlessEscape,
+  fluxSubstitutionType,
   podKubeletDollar,
   // The Flux model's problems.
   kustomizeReference,

@@ -20,10 +20,37 @@ export interface SourceOccurrence {
   shell: boolean;
   /** The container's variables when the kubelet expands this text (a container's command, args or env value), else null. */
   kubelet: ContainerVariables | null;
+  /** The scalar the occurrence is in (one object for all of its occurrences); null in text that is no YAML scalar (a generator's input). */
+  field: ScalarField | null;
 }
 
-/** Visits one string scalar: its value, its [start, end) in the file, whether a shell runs it, its node, and the kubelet's variables when it expands it. */
-export type ScalarVisitor = (value: string, start: number, end: number, shell: boolean, node: unknown, kubelet: ContainerVariables | null) => void;
+/** Where a scalar sits in its resource: what the type of its field depends on. */
+export interface ScalarField {
+  resource: { apiVersion: string | null; kind: string | null };
+  /** Map keys and list indices from the document root. */
+  path: (string | number)[];
+  /** The scalar is a map key. */
+  key: boolean;
+  /** The scalar's value and its source range in the file. */
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** A node's place: its parent's place and its key or index (a path is built only for the scalars that need one). */
+export interface PathLink {
+  parent: PathLink | null;
+  segment: string | number;
+}
+
+export function pathOf(link: PathLink | null): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at = link; at; at = at.parent) path.push(at.segment);
+  return path.reverse();
+}
+
+/** Visits one string scalar: its value, its [start, end) in the file, whether a shell runs it, its node, the kubelet's variables when it expands it, and its place (`key`: a map key). */
+export type ScalarVisitor = (value: string, start: number, end: number, shell: boolean, node: unknown, kubelet: ContainerVariables | null, at: PathLink | null, key: boolean) => void;
 
 /** `-c`, `-ec`, `-xc`, `-euc`: the shell flag after which the next argument is a script. */
 const SHELL_FLAG = /^-[a-z]*c[a-z]*$/;
@@ -45,6 +72,8 @@ interface Frame {
   /** Set below a node the kubelet expands. */
   kubelet: ContainerVariables | null;
   place: number;
+  at: PathLink | null;
+  key: boolean;
 }
 
 /**
@@ -57,7 +86,7 @@ interface Frame {
  * (container-env.ts says which), found in the same walk.
  */
 export function forEachStringScalar(parsed: ParsedDocument, visit: ScalarVisitor): void {
-  const stack: Frame[] = [{ node: parsed.doc.contents, shell: false, kubelet: null, place: ANYWHERE }];
+  const stack: Frame[] = [{ node: parsed.doc.contents, shell: false, kubelet: null, place: ANYWHERE, at: null, key: false }];
   let expanded: KubeletText | null = null;
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -76,28 +105,30 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: ScalarVisitor
         if (typeof key === 'string' && CONTAINER_LISTS.has(key)) {
           for (const container of containerMaps(key, pair.value, frame.place === CONTROLLER)) markContainer(container, (expanded ??= new Map<unknown, ContainerVariables>()));
         }
+        const at: PathLink = { parent: frame.at, segment: typeof key === 'string' || typeof key === 'number' ? key : '?' };
+        const keyFrame: Frame = { node: pair.key, shell, kubelet: null, place: ANYWHERE, at, key: true };
         if ((key === 'command' || key === 'args' || (key === 'value' && patchTarget === 'argv')) && isSeq(pair.value)) {
           const items = pair.value.items;
           const flag = items.findIndex(isShellFlag);
           const listKubelet = kubelet ?? expanded?.get(pair.value) ?? null;
           for (let j = items.length - 1; j >= 0; j--) {
             const script = shell || (flag !== -1 && j > flag) || (key === 'args' && commandEndsInFlag);
-            stack.push({ node: items[j], shell: script, kubelet: listKubelet, place: ANYWHERE });
+            stack.push({ node: items[j], shell: script, kubelet: listKubelet, place: ANYWHERE, at: { parent: at, segment: j }, key: false });
           }
-          stack.push({ node: pair.key, shell, kubelet: null, place: ANYWHERE });
+          stack.push(keyFrame);
         } else {
           // `run.sh: |` in a ConfigMap is a script whatever its first line.
           const script = shell || (typeof key === 'string' && SCRIPT_FILE.test(key));
           const place = key === 'controllers' && isMap(pair.value) ? CONTROLLERS : childPlace;
-          stack.push({ node: pair.value, shell: script, kubelet, place }, { node: pair.key, shell, kubelet: null, place: ANYWHERE });
+          stack.push({ node: pair.value, shell: script, kubelet, place, at, key: false }, keyFrame);
         }
       }
     } else if (isSeq(node)) {
-      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell, kubelet, place: ANYWHERE });
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i], shell, kubelet, place: ANYWHERE, at: { parent: frame.at, segment: i }, key: false });
     } else if (isPair(node)) {
-      stack.push({ node: node.value, shell, kubelet, place: ANYWHERE }, { node: node.key, shell, kubelet: null, place: ANYWHERE });
+      stack.push({ node: node.value, shell, kubelet, place: ANYWHERE, at: frame.at, key: false }, { node: node.key, shell, kubelet: null, place: ANYWHERE, at: frame.at, key: true });
     } else if (isScalar(node) && !isAlias(node) && typeof node.value === 'string' && node.range) {
-      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node, kubelet);
+      visit(node.value, parsed.base + node.range[0], parsed.base + node.range[1], shell || node.value.startsWith('#!'), node, kubelet, frame.at, frame.key);
     }
   }
 }
@@ -105,14 +136,27 @@ export function forEachStringScalar(parsed: ParsedDocument, visit: ScalarVisitor
 /** Every substitution occurrence in a document's scalars (or only in `only`), in source order. */
 export function documentOccurrences(parsed: ParsedDocument, only?: ReadonlySet<unknown>): SourceOccurrence[] {
   const found: SourceOccurrence[] = [];
-  forEachStringScalar(parsed, (value, start, end, shell, node, kubelet) => {
+  let resource: ScalarField['resource'] | null = null;
+  forEachStringScalar(parsed, (value, start, end, shell, node, kubelet, at, key) => {
     if (!value.includes('$') || (only && !only.has(node))) return;
     const map = offsetMap(parsed.source, start, end, value);
+    resource ??= resourceOf(parsed);
+    const field: ScalarField = { resource, path: pathOf(at), key, value, start, end };
     for (const occurrence of scanSubstitutions(value)) {
-      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell, kubelet });
+      found.push({ occurrence, span: [map(occurrence.start), map(occurrence.end - 1) + 1], value, valueStart: occurrence.start, valueEnd: occurrence.end, shell, kubelet, field });
     }
   });
   return found.sort((a, b) => a.span[0] - b.span[0]);
+}
+
+function resourceOf(parsed: ParsedDocument): ScalarField['resource'] {
+  const root = parsed.doc.contents;
+  const read = (name: string): string | null => {
+    if (!isMap(root)) return null;
+    const pair = root.items.find((p) => isScalar(p.key) && p.key.value === name);
+    return pair && isScalar(pair.value) && typeof pair.value.value === 'string' ? pair.value.value : null;
+  };
+  return { apiVersion: read('apiVersion'), kind: read('kind') };
 }
 
 /** The occurrences of a text Flux substitutes as it is written (a generator input's bytes), at `offset` in `file`. */
@@ -126,6 +170,7 @@ export function rawOccurrences(value: string, offset: number, shell: boolean): S
     valueEnd: occurrence.end,
     shell,
     kubelet: null, // a generator's bytes become ConfigMap data: the kubelet never expands them
+    field: null,
   }));
 }
 

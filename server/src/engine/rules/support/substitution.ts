@@ -7,7 +7,7 @@ import type { ExpressionOccurrence } from '../../flux/substitution/envsubst/node
 import type { DefinedVariable } from '../../flux/model/variables';
 import type { Builder } from '../../flux/model/world';
 import type { SourceOccurrence } from '../../flux/substitution/scalars';
-import type { Fix, RelatedLocation } from '../../base/types';
+import type { FileEdit, Fix, RelatedLocation } from '../../base/types';
 import type { OffsetEdit } from '../../yaml/edit';
 import type { SubstitutionContext } from '../rule';
 
@@ -44,6 +44,14 @@ export function defineFixes(name: string, builders: Builder[]): Fix[] {
     if (source?.define) add(`Define ${name} in ConfigMap ${source.name} (${source.file}; a value to fill in)`, source.file, source.define);
   }
   return fixes;
+}
+
+/** An edit that writes `name: value` (`value` in YAML) into the Kustomization's postBuild.substitute; null where it cannot be written. */
+export function substituteEdit(builder: Builder, name: string, yamlValue: string): FileEdit | null {
+  const { define, file } = builder.kustomization;
+  const placeholder = `${NAME_PLACEHOLDER}: ""`;
+  if (!define || !define.newText.includes(placeholder)) return null;
+  return { file, range: define.range, newText: define.newText.replace(placeholder, () => `${name}: ${yamlValue}`) };
 }
 
 /** `${NAME}` → `${NAME:=}`: a default Flux uses where nothing defines the name (a person writes it after `:=`). */
