@@ -64,7 +64,7 @@ describe('flux-substitution-type: the findings', () => {
     assert.deepEqual(found.map(exact), ['apps/app.yaml [6, 12, 6, 19] error']);
     assert.equal(
       found[0].message,
-      'With CRON=*/5 * * * * (Kustomization "apps"), Flux reads `schedule: */5 * * * *`: that is no YAML (`*` starts an alias), so Flux fails the reconcile. Quotes in the file do not help: kustomize writes the value again without them before Flux substitutes. Wrap it as ${quote}${CRON}${quote}.',
+      'With CRON=*/5 * * * * (Kustomization "apps"), Flux reads `schedule: */5 * * * *`: that is no YAML (`*` starts an alias), so Flux fails the reconcile. Wrap it as ${quote}${CRON}${quote}.',
     );
     const fix = found[0].fixes![0];
     assert.equal(fix.preferred, true);
@@ -77,6 +77,7 @@ describe('flux-substitution-type: the findings', () => {
   test('quotes in the file do not help: "${CRON}" is written plain by kustomize, and still fails', async () => {
     const found = await typeFindings(repo({ CRON: '*/5 * * * *' }, CRONJOB('"${CRON}"')));
     assert.deepEqual(found.map(exact), ['apps/app.yaml [6, 13, 6, 20] error']);
+    assert.match(found[0].message, /The quotes in the file do not help: kustomize writes the value again without them before Flux substitutes\. Wrap it as/);
     const fixed = applyFix(repo({ CRON: '*/5 * * * *' }, CRONJOB('"${CRON}"')), found[0].fixes![0].edits);
     assert.match(fixed['apps/app.yaml'], /schedule: "\$\{quote\}\$\{CRON\}\$\{quote\}"/);
   });

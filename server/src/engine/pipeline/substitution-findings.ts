@@ -11,6 +11,7 @@ import { deliverTraced, layersOf, type TracedText } from '../flux/substitution/l
 import type { SourceOccurrence } from '../flux/substitution/scalars';
 import type { ParsedDocument } from '../yaml/documents';
 import type { OffsetEdit } from '../yaml/edit';
+import type { Builder } from '../flux/model/world';
 
 type MakeFinding = (meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']) => Finding;
 
@@ -18,15 +19,15 @@ type MakeFix = (title: string, edits: OffsetEdit[], preferred?: boolean) => Fix;
 
 /** Findings in one YAML document; `kubelet`: also where Flux does not substitute it (the kubelet's rule). */
 export function documentSubstitutionFindings(parsed: ParsedDocument, flux: FluxFileContext | undefined, kubelet: boolean, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return documentRegions(parsed, flux, kubelet).flatMap((region) => runRules(region, flux?.strict ?? false, parsed.source, finding, fix));
+  return documentRegions(parsed, flux, kubelet).flatMap((region) => runRules(region, flux, parsed.source, finding, fix));
 }
 
 /** Findings in the bytes of a file that a configMapGenerator reads. */
 export function generatorSubstitutionFindings(text: string, flux: FluxFileContext, finding: MakeFinding, fix: MakeFix): Finding[] {
-  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux.strict, text, finding, fix));
+  return generatorRegions(text, flux).flatMap((region) => runRules(region, flux, text, finding, fix));
 }
 
-function runRules(region: SubstitutedRegion, strict: boolean, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
+function runRules(region: SubstitutedRegion, flux: FluxFileContext | undefined, text: string, finding: MakeFinding, fix: MakeFix): Finding[] {
   const { occurrences } = region;
   const substituted = region.substituting.length > 0;
   const checks = substituted ? SUBSTITUTED_CHECKS : NOT_SUBSTITUTED_CHECKS;
@@ -36,7 +37,7 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
     plain: region.plain,
     optedOut: region.optedOut ?? [],
     ...(region.dashboard ? { dashboard: region.dashboard } : {}),
-    strict,
+    strict: flux?.strict ?? false,
     occurrences,
     index: 0,
     text,
@@ -44,6 +45,7 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
     fix,
     layersOf: (occurrence) => layersOf(occurrence, substituted),
     delivered: lastDelivery(substituted),
+    definedElsewhere: (name) => definedElsewhere(name, region, flux),
   };
   occurrences.forEach((occurrence, index) => {
     context.index = index;
@@ -58,6 +60,14 @@ function runRules(region: SubstitutedRegion, strict: boolean, text: string, find
     const extra = own.some((fix) => fix.preferred) ? offered : offered.map((fix, i) => (i === 0 ? { ...fix, preferred: true } : fix));
     return { ...found, fixes: [...own, ...extra] };
   });
+}
+
+/** The Kustomizations of the worlds that build the region without substituting it whose postBuild defines `name`. */
+function definedElsewhere(name: string, region: SubstitutedRegion, flux: FluxFileContext | undefined): Builder[] {
+  const out: Builder[] = [];
+  const worlds = new Set(region.plain.filter((builder) => !region.optedOut?.includes(builder)).map((builder) => builder.world));
+  for (const world of worlds) for (const builder of flux?.definersOf?.(name, world) ?? []) if (!out.includes(builder)) out.push(builder);
+  return out;
 }
 
 /** What a scalar delivers, computed once for all the occurrences of the scalar (they come one after another). */

@@ -69,9 +69,11 @@ export const fluxSubstitutionType: Rule = {
       return [...verdicts.values()].map(({ verdict, builders, values }) => {
         const label = fieldLabel(field.path);
         const given = [...values].map(([name, value]) => `${name}=${value}`).join(', ');
+        // Where the file quotes the value, say why that is not enough.
+        const quoted = context.text[field.start] === '"' || context.text[field.start] === "'";
         const message =
           `With ${given} (Kustomization ${kustomizationNames(builders)}), Flux reads \`${label}${verdict.output}\`: ${verdict.says}.` +
-          ' Quotes in the file do not help: kustomize writes the value again without them before Flux substitutes.';
+          (quoted ? ' The quotes in the file do not help: kustomize writes the value again without them before Flux substitutes.' : '');
         const fix = quoteFix(context, span, field.value, [...values.values()], builders);
         const found: Finding = context.finding(fluxSubstitutionType.meta, span, message + (fix ? ` Wrap it as ${fix.quoted}.` : ''), fix ? [fix.fix] : [], verdict.severity);
         found.related = substitutedBy(builders, 'gives the values');

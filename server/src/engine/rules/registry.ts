@@ -29,6 +29,7 @@ import { fluxSubstitutionPid } from './flux-substitution-pid';
 import { fluxSubstitutionSyntax } from './flux-substitution-syntax';
 import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
 import { fluxSubstitutionType } from './flux-substitution-type';
+import { fluxSubstitutionNoPostbuild } from './flux-substitution-no-postbuild';
 import { fluxVariablesUnknown } from './flux-variables-unknown';
 import { jobArgoTemplate } from './job-argo-template';
 import { jobImmutableTemplate } from './job-immutable-template';
@@ -68,6 +69,7 @@ export const RULES: readonly Rule[] = [
   fluxSubstitutionBareDollar,
   fluxSubstitutionNeedlessEscape,
   fluxSubstitutionType,
+  fluxSubstitutionNoPostbuild,
   podKubeletDollar,
   // The Flux model's problems.
   kustomizeReference,

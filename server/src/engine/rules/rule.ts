@@ -96,6 +96,8 @@ export interface SubstitutionContext {
   layersOf(occurrence: SourceOccurrence): Layers;
   /** What the consumer receives of the occurrence's scalar through those layers, traced to the written text. */
   delivered(occurrence: SourceOccurrence): TracedText;
+  /** Where Flux builds the text without substituting it: the Kustomizations of the same worlds whose postBuild defines `name`. */
+  definedElsewhere(name: string): Builder[];
   finding(meta: RuleMeta, span: [number, number], message: string, fixes?: Fix[], severity?: Finding['severity']): Finding;
   fix(title: string, edits: OffsetEdit[], preferred?: boolean): Fix;
 }

@@ -155,6 +155,27 @@ export class FluxGraph {
     return this.live;
   }
 
+  private definersByWorld: Map<World, Map<string, Builder[]>> | null = null;
+
+  /** The live Kustomizations of `world` that build this repository and whose postBuild substitutes and defines `name` (indexed once per graph). */
+  definersOf(name: string, world: World): readonly Builder[] {
+    if (!this.definersByWorld) {
+      this.definersByWorld = new Map();
+      for (const builder of this.live) {
+        // Another repository's Kustomization says nothing of the names this one uses.
+        if (!builder.vars?.substitutes || this.artifactOf(builder) === null) continue;
+        let byName = this.definersByWorld.get(builder.world);
+        if (!byName) this.definersByWorld.set(builder.world, (byName = new Map<string, Builder[]>()));
+        for (const defined of builder.vars.defined.keys()) {
+          const list = byName.get(defined);
+          if (list) list.push(builder);
+          else byName.set(defined, [builder]);
+        }
+      }
+    }
+    return this.definersByWorld.get(world)?.get(name) ?? [];
+  }
+
   /** Kustomizations a world applies that never build there (the dependsOn gate), with why. */
   neverBuilds(): ReadonlyMap<Builder, NeverBuilds> {
     return this.blocked;

@@ -8,7 +8,7 @@ import type { SubstitutionMode } from '../../contract/model';
 import type { Fix } from '../../base/types';
 import { asMap, asSeq, findPair, getString, isScalar, nodeSpan, ParsedDocument } from '../../yaml/documents';
 import type { VarSet } from '../model/variables';
-import type { Builder, BuildEntry } from '../model/world';
+import type { Builder, BuildEntry, World } from '../model/world';
 import { envLines } from '../facts/generator-inputs';
 import type { Generator } from '../facts/model';
 import { SUBSTITUTE_OPT_OUT } from '../facts/kustomize-config';
@@ -20,6 +20,8 @@ export interface FluxFileContext {
   entries: readonly BuildEntry[];
   strict: boolean;
   mode: SubstitutionMode;
+  /** The live Kustomizations of a world whose postBuild defines `name` (the siblings a build without postBuild could follow). */
+  definersOf?(name: string, world: World): readonly Builder[];
 }
 
 const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], outside: [], sources: [], substitutes: true };

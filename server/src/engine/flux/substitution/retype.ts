@@ -105,12 +105,16 @@ function whyInvalid(text: string): string {
 }
 
 // go-yaml v2's resolve table: the words it reads as something other than a string.
-const WORDS: Readonly<Record<string, ScalarType>> = Object.fromEntries<ScalarType>([
-  ...['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'true', 'True', 'TRUE'].map((w) => [w, 'boolean']),
-  ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'false', 'False', 'FALSE'].map((w) => [w, 'boolean']),
-  ...['', '~', 'null', 'Null', 'NULL'].map((w) => [w, 'null']),
-  ...['.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF'].map((w) => [w, 'float']),
-]);
+const WORDS: Readonly<Record<string, ScalarType>> = {
+  ...wordsOf('boolean', ['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'true', 'True', 'TRUE']),
+  ...wordsOf('boolean', ['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'false', 'False', 'FALSE']),
+  ...wordsOf('null', ['', '~', 'null', 'Null', 'NULL']),
+  ...wordsOf('float', ['.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF']),
+};
+
+function wordsOf(type: ScalarType, words: string[]): Record<string, ScalarType> {
+  return Object.fromEntries(words.map((word): [string, ScalarType] => [word, type]));
+}
 const YAML12_BOOLEANS = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 
 /** go-yaml v2's float syntax (after `_` are dropped): the exponent needs its sign. */
