@@ -17,6 +17,7 @@ export async function run(): Promise<void> {
   // esbuild bundles both in and runs each here, in this order; `.js` as node16 resolution wants (esbuild finds the .ts).
   await import('./extension.e2e.js');
   await import('./ux.e2e.js');
+  await import('./depends-on.e2e.js');
   await import('./outside.e2e.js');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await postResult(control, result ?? { passed: 0, failed: 1, skipped: 0, tests: [] });
