@@ -1,5 +1,5 @@
 // Bundles the end-to-end suite (test/e2e/suite) for the two kinds of extension host:
-//   out/e2e/node/index.js + extension.e2e.js + ux.e2e.js + types.e2e.js + outside.e2e.js   Node host (code-server, desktop VS Code): mocha from node_modules
+//   out/e2e/node/index.js + extension.e2e.js + ux.e2e.js + types.e2e.js + depends-on.e2e.js + outside.e2e.js   Node host (code-server, desktop VS Code): mocha from node_modules
 //   out/e2e/browser/index.js                   web worker host (@vscode/test-web): mocha's browser build, npm 'assert'
 // The extension itself is built by scripts/build.mjs; these bundles never ship.
 import * as esbuild from 'esbuild';
@@ -24,7 +24,7 @@ await Promise.all([
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    entryPoints: ['test/e2e/suite/index-node.ts', 'test/e2e/suite/extension.e2e.ts', 'test/e2e/suite/ux.e2e.ts', 'test/e2e/suite/types.e2e.ts', 'test/e2e/suite/outside.e2e.ts'],
+    entryPoints: ['test/e2e/suite/index-node.ts', 'test/e2e/suite/extension.e2e.ts', 'test/e2e/suite/ux.e2e.ts', 'test/e2e/suite/types.e2e.ts', 'test/e2e/suite/depends-on.e2e.ts', 'test/e2e/suite/outside.e2e.ts'],
     outdir: 'out/e2e/node',
     external: ['vscode', 'mocha'],
   }),

@@ -8,22 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { variableCompletion } from '../server/src/engine/editor/completion';
 import { inlayHints } from '../server/src/engine/editor/inlay-hints';
-import { prepareVariableRename, renameVariable, NOT_A_VARIABLE } from '../server/src/engine/editor/rename';
+import { prepareRename, rename, NOT_RENAMEABLE } from '../server/src/engine/editor/rename';
 import { variableSites, variableTargetAt } from '../server/src/engine/editor/variable-sites';
 import { kustomization } from './helpers/flux-fixtures';
 import { auditFiles, brief } from './helpers/memory-fs';
-import { APPS, ARCHIVED, at, FILES, GOTK_SYNC, JOB, repo, Repo, SCRIPT, SECRETS, SETTINGS } from './helpers/symbols-fixture';
-
-/** `line:start-end` of a one-line span (0-based), or `line:start-line:end` across lines. */
-function place(text: string, span: [number, number]): string {
-  const position = (offset: number) => {
-    const before = text.slice(0, offset).split('\n');
-    return { line: before.length - 1, character: before[before.length - 1].length };
-  };
-  const start = position(span[0]);
-  const end = position(span[1]);
-  return start.line === end.line ? `${start.line}:${start.character}-${end.character}` : `${start.line}:${start.character}-${end.line}:${end.character}`;
-}
+import { APPS, ARCHIVED, at, FILES, GOTK_SYNC, JOB, place, repo, Repo, SCRIPT, SECRETS, SETTINGS } from './helpers/symbols-fixture';
 
 const JOB_PATH = 'apps/job.yaml';
 const SCRIPT_PATH = 'apps/scripts/backup.sh';
@@ -176,7 +165,7 @@ describe('references', () => {
 
 describe('rename', () => {
   async function renamed(r: Repo, file: string, offset: number, newName: string) {
-    const result = await renameVariable(r.index, r.contract, file, r.files[file], offset, newName, r.read);
+    const result = await rename(r.index, r.contract, file, r.files[file], offset, newName, r.read);
     if ('error' in result) return result;
     const files = { ...r.files };
     const byFile = new Map<string, Array<{ span: [number, number]; newText: string }>>();
@@ -191,11 +180,11 @@ describe('rename', () => {
 
   test('prepareRename: the name under the cursor, or why not', async () => {
     const r = await repo();
-    assert.deepEqual(prepareVariableRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, '${CLUSTER_NAME}', 8, 1)), {
+    assert.deepEqual(prepareRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, '${CLUSTER_NAME}', 8, 1)), {
       span: [at(JOB, '${CLUSTER_NAME}', 2, 1), at(JOB, '${CLUSTER_NAME}', 14, 1)],
       name: 'CLUSTER_NAME',
     });
-    assert.deepEqual(prepareVariableRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, 'alpine')), { error: NOT_A_VARIABLE });
+    assert.deepEqual(prepareRename(r.index, r.contract, JOB_PATH, JOB, at(JOB, 'alpine')), { error: NOT_RENAMEABLE });
   });
 
   test('from a use: the key and every use get the new name, and only the name (comments, quotes kept); the archived Job is not touched', async () => {
@@ -223,17 +212,17 @@ describe('rename', () => {
     const r = await repo();
     const offset = at(JOB, '${CLUSTER_NAME}', 4, 1);
     for (const bad of ['1ST', 'app.conf', 'with-dash', '']) {
-      const result = await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, bad, r.read);
+      const result = await rename(r.index, r.contract, JOB_PATH, JOB, offset, bad, r.read);
       assert.match('error' in result ? result.error : '', /Flux rejects this name: '.*' var name is invalid, must match/, bad);
     }
-    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'TIMEZONE', r.read), {
+    assert.deepEqual(await rename(r.index, r.contract, JOB_PATH, JOB, offset, 'TIMEZONE', r.read), {
       error: 'TIMEZONE is already defined for Kustomization "apps" (ConfigMap cluster-settings): the two variables would become one.',
     });
-    assert.deepEqual(await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'UNSET', r.read), {
+    assert.deepEqual(await rename(r.index, r.contract, JOB_PATH, JOB, offset, 'UNSET', r.read), {
       error: '${UNSET} is already used in apps/job.yaml by the same Kustomizations: the two variables would become one.',
     });
     // A name only another Kustomization's files use is free here.
-    assert.ok(!('error' in (await renameVariable(r.index, r.contract, JOB_PATH, JOB, offset, 'INFRA_ONLY', r.read))));
+    assert.ok(!('error' in (await rename(r.index, r.contract, JOB_PATH, JOB, offset, 'INFRA_ONLY', r.read))));
   });
 });
 

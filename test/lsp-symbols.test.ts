@@ -125,7 +125,10 @@ describe('references and rename', () => {
       range: range(COMMAND, 45, 57),
       placeholder: 'CLUSTER_NAME',
     });
-    await assert.rejects(request('textDocument/prepareRename', { textDocument: { uri: JOB_URI() }, position: { line: 12, character: 20 } }), /Only a Flux variable can be renamed here/);
+    await assert.rejects(
+      request('textDocument/prepareRename', { textDocument: { uri: JOB_URI() }, position: { line: 12, character: 20 } }),
+      /Only a Flux variable or the name of a Flux Kustomization or HelmRelease can be renamed here/,
+    );
   });
 
   test('rename: one edit per place, versioned for the open Job; a name Flux rejects is refused', async () => {

@@ -86,9 +86,9 @@ export interface Repo {
   read: (path: string) => Promise<string | undefined>;
 }
 
-/** The repository (FILES, with `changes` written over it) as the editor services see it. */
-export async function repo(changes: Record<string, string | undefined> = {}, contractText?: string): Promise<Repo> {
-  const files: Record<string, string> = { ...FILES };
+/** The repository (`base`, FILES by default, with `changes` written over it) as the editor services see it. */
+export async function repo(changes: Record<string, string | undefined> = {}, contractText?: string, base: Record<string, string> = FILES): Promise<Repo> {
+  const files: Record<string, string> = { ...base };
   for (const [path, text] of Object.entries(changes)) {
     if (text === undefined) delete files[path];
     else files[path] = text;
@@ -108,4 +108,15 @@ export function at(text: string, needle: string, shift = 0, n = 0): number {
     if (offset === -1) throw new Error(`${needle} (#${n}) is not in the text`);
   }
   return offset + shift;
+}
+
+/** `line:start-end` of a one-line span (0-based), or `line:start-line:end` across lines. */
+export function place(text: string, span: [number, number]): string {
+  const position = (offset: number) => {
+    const before = text.slice(0, offset).split('\n');
+    return { line: before.length - 1, character: before[before.length - 1].length };
+  };
+  const start = position(span[0]);
+  const end = position(span[1]);
+  return start.line === end.line ? `${start.line}:${start.character}-${end.character}` : `${start.line}:${start.character}-${end.line}:${end.character}`;
 }

@@ -20,6 +20,7 @@ import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
 import { fluxSubstitutionBareDollar } from '../engine/rules/flux-substitution-bare-dollar';
 import { yamlSyntax } from '../engine/rules/yaml-syntax';
+import { dependsOnDefinitions } from '../engine/editor/depends-on-sites';
 import { hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
@@ -214,10 +215,11 @@ export class Project {
     return hoverAt(this.index, this.contract, path, text, offset, link, variable, shown);
   }
 
-  /** Where the `${NAME}` at `offset` is defined: files and spans. */
+  /** Where the `${NAME}` at `offset` is defined, else what the dependsOn entry there names: files and spans. */
   definitions(path: string, text: string, offset: number): Array<{ file: string; span: [number, number] }> {
     const variable = variableAt(this.index, this.contract, path, text, offset);
-    return (variable?.byKustomization ?? []).flatMap(({ definition }) => (definition ? [{ file: definition.file, span: definition.span }] : []));
+    if (!variable) return dependsOnDefinitions(this.index, path, text, offset);
+    return variable.byKustomization.flatMap(({ definition }) => (definition ? [{ file: definition.file, span: definition.span }] : []));
   }
 
   preview(path: string, text: string): string {

@@ -7,10 +7,10 @@
 //   diagnostics.ts    open documents analysed as the user types; the contract file's diagnostics
 //   watched-files.ts  files changed on disk, settings changed
 //   code-actions.ts   quick fixes, "Disable … for this line", fix-all
-//   hover.ts          hover, go-to-definition, the substitution preview
-//   completion.ts     contract keys and values, Flux variables after `${`
+//   hover.ts          hover, go-to-definition (a variable, a dependsOn name), the substitution preview
+//   completion.ts     contract keys and values, dependsOn names, Flux variables after `${`
 //   contract-file.ts  contract completion and hover, the Create Contract File command
-//   variables.ts      references and rename of a Flux variable
+//   variables.ts      references and rename of a Flux variable, or of a Kustomization's or HelmRelease's name
 //   inlay-hints.ts    what Flux writes for each `${…}`
 //   job-lenses.ts     the lens over each Job
 //   symbols.ts        the outline, workspace symbols

@@ -17,6 +17,7 @@ import {
   AuditResponse,
   CLIENT_RUNNING,
   codeOf,
+  cursorAt,
   describeDiagnostics,
   EXTENSION_ID,
   FILES,
@@ -25,6 +26,7 @@ import {
   has,
   HOVER,
   hoverText,
+  labelOf,
   lacks,
   only,
   open,
@@ -355,27 +357,10 @@ async function restore(document: vscode.TextDocument, original: string): Promise
   assert.ok(await document.save(), `saved ${document.uri.path}`);
 }
 
-const labelOf = (item: vscode.CompletionItem) => (typeof item.label === 'string' ? item.label : item.label.label);
-
 async function inlayHints(document: vscode.TextDocument): Promise<string[]> {
   const all = new vscode.Range(0, 0, document.lineCount, 0);
   const hints = (await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', document.uri, all)) ?? [];
   return hints.map((hint) => `${hint.position.line}:${hint.position.character} ${typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')}`);
-}
-
-/**
- * Shows the document with the cursor at `at`, focused, and (where the runner can see the page)
- * waits until the workbench's status bar shows that cursor: a command that acts at the cursor
- * (suggest, rename) acts where the workbench has it, which it applies after the extension host.
- */
-async function cursorAt(control: Control, document: vscode.TextDocument, at: vscode.Position): Promise<void> {
-  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(at, at) });
-  await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-  if (control.url)
-    assert.ok(
-      await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }),
-      `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`,
-    );
 }
 
 suite(`Flux variables as symbols in a real workbench (${runtime} extension host)`, function () {
@@ -455,7 +440,10 @@ suite(`Flux variables as symbols in a real workbench (${runtime} extension host)
     const prepared = await vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string }>('vscode.prepareRename', document.uri, position);
     assert.strictEqual(prepared.placeholder, 'CLUSTER_NAME');
     assert.strictEqual(document.getText(prepared.range), 'CLUSTER_NAME');
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('vscode.prepareRename', document.uri, find(document, 'docker.io'))), /Only a Flux variable can be renamed here/);
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('vscode.prepareRename', document.uri, find(document, 'docker.io'))),
+      /Only a Flux variable or the name of a Flux Kustomization or HelmRelease can be renamed here/,
+    );
     if (control.url && control.screenshots) {
       // The rename box the workbench opens after asking the server (prepareRename) what to rename;
       // the command settles only when the box closes.

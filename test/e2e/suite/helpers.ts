@@ -3,7 +3,7 @@
 // photographed once it shows its text). No fixed pauses: every wait polls.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, screenshot, ScreenshotResult, Widget } from './control';
+import { Control, screenshot, ScreenshotResult, waitForWidget, Widget } from './control';
 
 export const EXTENSION_ID = 'flux-job-guard.flux-job-guard';
 export const SOURCE = 'flux-job-guard';
@@ -165,3 +165,20 @@ export function hoverText(hovers: vscode.Hover[]): string {
     .map((content) => (typeof content === 'string' ? content : content.value))
     .join('\n');
 }
+
+/**
+ * Shows the document with the cursor at `at`, focused, and (where the runner can see the page)
+ * waits until the workbench's status bar shows that cursor: a command that acts at the cursor
+ * (suggest, rename) acts where the workbench has it, which it applies after the extension host.
+ */
+export async function cursorAt(control: Control, document: vscode.TextDocument, at: vscode.Position): Promise<void> {
+  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(at, at) });
+  await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+  if (control.url)
+    assert.ok(
+      await waitForWidget(control, { selector: '[id="status.editor.selection"]', text: `Ln ${at.line + 1}, Col ${at.character + 1}` }),
+      `the workbench shows the cursor at Ln ${at.line + 1}, Col ${at.character + 1}`,
+    );
+}
+
+export const labelOf = (item: vscode.CompletionItem) => (typeof item.label === 'string' ? item.label : item.label.label);

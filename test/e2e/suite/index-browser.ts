@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
   await import('./extension.e2e.js');
   await import('./ux.e2e.js');
   await import('./types.e2e.js');
+  await import('./depends-on.e2e.js');
   await import('./outside.e2e.js');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await postResult(control, result ?? { passed: 0, failed: 1, skipped: 0, tests: [] });

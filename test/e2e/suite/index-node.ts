@@ -12,6 +12,7 @@ export async function run(): Promise<void> {
   mocha.addFile(path.resolve(__dirname, 'extension.e2e.js'));
   mocha.addFile(path.resolve(__dirname, 'ux.e2e.js'));
   mocha.addFile(path.resolve(__dirname, 'types.e2e.js'));
+  mocha.addFile(path.resolve(__dirname, 'depends-on.e2e.js'));
   mocha.addFile(path.resolve(__dirname, 'outside.e2e.js'));
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   await postResult(control, result ?? { passed: 0, failed: 1, skipped: 0, tests: [] });

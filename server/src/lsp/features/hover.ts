@@ -1,6 +1,7 @@
 // Hover (a `${NAME}` Flux substitutes, a Job's TTL, a contract key),
-// go-to-definition of a variable, and the preview of a file as Flux would
-// render it.
+// go-to-definition of a variable or of a dependsOn entry's name (the
+// Kustomization or HelmRelease it names), and the preview of a file as Flux
+// would render it.
 import { Hover, Location, MarkupKind, Position } from 'vscode-languageserver';
 import { LineIndex } from '../../engine/yaml/line-index';
 import { Requests } from '../../shared/settings';

@@ -1,10 +1,14 @@
 // References and rename of a Flux variable: every definition and every use
 // (engine/editor/variable-sites.ts), across the files the Kustomizations that
-// substitute it build. Rename edits only the name's characters, versioned so
-// a document that changed meanwhile refuses the edit.
+// substitute it build; else of a Flux Kustomization's or HelmRelease's name:
+// its metadata.name and the dependsOn entries that name it
+// (engine/editor/depends-on-sites.ts). Rename edits only the name's
+// characters, versioned so a document that changed meanwhile refuses the edit.
 import { ErrorCodes, Location, OptionalVersionedTextDocumentIdentifier, Range, ResponseError, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import { prepareVariableRename, renameVariable } from '../../engine/editor/rename';
-import { variableSites, variableTargetAt } from '../../engine/editor/variable-sites';
+import { objectSites, objectTargetAt } from '../../engine/editor/depends-on-sites';
+import { prepareRename, rename } from '../../engine/editor/rename';
+import { ReadText, VariableSite, variableSites, variableTargetAt } from '../../engine/editor/variable-sites';
+import type { Project } from '../project';
 import type { Workspace } from '../workspace';
 import { locator, reader } from './locations';
 
@@ -14,13 +18,12 @@ export function registerVariables(workspace: Workspace): void {
     const context = await workspace.documentContext(params.textDocument.uri);
     if (!context) return [];
     const { document, project, path, text } = context;
-    const target = variableTargetAt(project.index, project.contract, path, text, document.offsetAt(params.position));
-    if (!target) return [];
+    const offset = document.offsetAt(params.position);
     const read = reader(project);
-    const found = await variableSites(project.index, project.contract, target, read);
+    const found = await sitesAt(project, path, text, offset, read);
     const rangeOf = locator(read);
     const locations: Location[] = [];
-    for (const site of found.sites) {
+    for (const site of found) {
       if (site.definition && !params.context.includeDeclaration) continue;
       const range = await rangeOf(site.file, site.span);
       if (range) locations.push(Location.create(workspace.uriOf(project, site.file), range));
@@ -32,7 +35,7 @@ export function registerVariables(workspace: Workspace): void {
     const context = await workspace.documentContext(params.textDocument.uri);
     if (!context) return null;
     const { document, project, path, text } = context;
-    const prepared = prepareVariableRename(project.index, project.contract, path, text, document.offsetAt(params.position));
+    const prepared = prepareRename(project.index, project.contract, path, text, document.offsetAt(params.position));
     if ('error' in prepared) throw new ResponseError(ErrorCodes.InvalidRequest, prepared.error);
     return { range: Range.create(document.positionAt(prepared.span[0]), document.positionAt(prepared.span[1])), placeholder: prepared.name };
   });
@@ -42,7 +45,7 @@ export function registerVariables(workspace: Workspace): void {
     if (!context) throw new ResponseError(ErrorCodes.InvalidRequest, 'Flux Job Guard does not handle this file.');
     const { document, project, path, text } = context;
     const read = reader(project);
-    const renamed = await renameVariable(project.index, project.contract, path, text, document.offsetAt(params.position), params.newName, read);
+    const renamed = await rename(project.index, project.contract, path, text, document.offsetAt(params.position), params.newName, read);
     if ('error' in renamed) throw new ResponseError(ErrorCodes.InvalidRequest, renamed.error);
     const rangeOf = locator(read);
     const byUri = new Map<string, TextEdit[]>();
@@ -55,4 +58,12 @@ export function registerVariables(workspace: Workspace): void {
     const versionOf = (uri: string) => workspace.documents.get(uri)?.version ?? null;
     return { documentChanges: [...byUri].map(([uri, edits]) => TextDocumentEdit.create(OptionalVersionedTextDocumentIdentifier.create(uri, versionOf(uri)), edits)) };
   });
+}
+
+/** The sites of the variable at `offset`, else of the Kustomization or HelmRelease name there. */
+async function sitesAt(project: Project, path: string, text: string, offset: number, read: ReadText): Promise<VariableSite[]> {
+  const variable = variableTargetAt(project.index, project.contract, path, text, offset);
+  if (variable) return (await variableSites(project.index, project.contract, variable, read)).sites;
+  const object = objectTargetAt(project.index, path, text, offset);
+  return object ? (await objectSites(object, path, text, read)).sites : [];
 }

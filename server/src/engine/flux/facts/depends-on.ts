@@ -30,6 +30,7 @@ export function helmReleaseDecl(file: string, parsed: ParsedDocument, root: YAML
   return {
     file,
     name,
+    nameSpan: nodeSpan(parsed, getNode(doc, root, 'metadata', 'name')),
     namespace: getString(doc, root, 'metadata', 'namespace'),
     span,
     range: lines.range(span[0], span[1]),

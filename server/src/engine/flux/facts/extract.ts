@@ -133,6 +133,7 @@ function fluxKustomization(file: string, parsed: ParsedDocument, root: YAMLMap):
   return {
     file,
     name: getString(doc, root, 'metadata', 'name') ?? '',
+    nameSpan: nodeSpan(parsed, getNode(doc, root, 'metadata', 'name')),
     namespace: getString(doc, root, 'metadata', 'namespace'),
     labels: stringMap(parsed, getNode(doc, root, 'metadata', 'labels')),
     span: kindSpan,

@@ -95,6 +95,8 @@ export interface DependsOnRef {
 export interface FluxKustomization {
   file: string;
   name: string;
+  /** Where `metadata.name`'s value is written (quotes included), what a rename edits; null for one the model makes. */
+  nameSpan: [number, number] | null;
   namespace: string | null;
   labels: Record<string, string>;
   /** Offset of the document's `kind` (where findings about it point), its 0-based line, and its range (for related locations). */
@@ -136,6 +138,8 @@ export interface FluxKustomization {
 export interface HelmReleaseDecl {
   file: string;
   name: string;
+  /** Where `metadata.name`'s value is written (quotes included). */
+  nameSpan: [number, number] | null;
   namespace: string | null;
   span: [number, number];
   range: Range;

@@ -425,6 +425,11 @@ function renderName(written: string, substitutedBy: readonly Builder[]): Name {
       if (rendered.ok && !open) return rendered.output;
     }
   }
+  return namePattern(written);
+}
+
+/** The names a written name may stand for: its `${…}` and `<< inputs.x >>` can be any text. */
+export function namePattern(written: string): RegExp {
   const pattern = written
     .split(/\$\{[^}]*\}+|<<[^>]*>>/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

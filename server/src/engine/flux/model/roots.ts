@@ -53,6 +53,7 @@ export function syntheticKustomization(name: string, namespace: string | null, f
   return {
     file,
     name,
+    nameSpan: null,
     namespace,
     labels: {},
     span,
