@@ -12,7 +12,8 @@ import { runtime } from './host';
 
 const RULE = 'flux-substitution-type';
 const KUSTOMIZATION = 'clusters/types/ks.yaml';
-const CRONJOB = 'types/cronjob.yaml';
+// Under apps/: the fixture's contract checks only `jobs.include: [apps/**]`.
+const CRONJOB = 'apps/types/cronjob.yaml';
 
 const ADDED: Record<string, string> = {
   [KUSTOMIZATION]: `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -22,7 +23,7 @@ metadata:
   namespace: flux-system
 spec:
   interval: 1h
-  path: ./types
+  path: ./apps/types
   prune: true
   sourceRef:
     kind: GitRepository
@@ -58,7 +59,7 @@ suite(`A value Flux reads as another type (${runtime} extension host)`, function
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(fixture('types'), { recursive: true });
+    await vscode.workspace.fs.delete(fixture('apps/types'), { recursive: true });
     await vscode.workspace.fs.delete(fixture('clusters/types'), { recursive: true });
   });
 
