@@ -120,6 +120,41 @@ describe('the contract file: key completion and hover over LSP', () => {
     }
   });
 
+  test('a key whose value is a closed list writes `key: ` and opens its values (editor.action.triggerSuggest); other keys do not', async () => {
+    const contract = lines('flux:', '  s');
+    const { client, uri } = await serve({ [CONTRACT]: contract });
+    try {
+      client.open(uri(CONTRACT), contract);
+      const list = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 3 } });
+      assert.deepEqual(
+        list.items.map((item) => [item.label, (item.textEdit as { newText: string }).newText, item.command]),
+        [
+          ['substitution', 'substitution: ', { title: 'Suggest the values', command: 'editor.action.triggerSuggest' }],
+          ['strict', 'strict: ', { title: 'Suggest the values', command: 'editor.action.triggerSuggest' }],
+          // negative controls: a list and a nested mapping have no values to offer
+          ['roots', 'roots:', undefined],
+          ['sources', 'sources:', undefined],
+          ['substituteFrom', 'substituteFrom:', undefined],
+          ['variables', 'variables:', undefined],
+        ],
+      );
+      // what the editor asks next, at the end of the written `substitution: ` (invoked, as the command does)
+      const written = lines('flux:', '  substitution: ');
+      client.change(uri(CONTRACT), written);
+      const values = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 16 } });
+      assert.deepEqual(
+        values.items.map((item) => [item.label, item.command]),
+        [
+          ['auto', undefined],
+          ['always', undefined],
+          ['never', undefined],
+        ],
+      );
+    } finally {
+      await client.shutdown();
+    }
+  });
+
   test('hover on a key shows its schema description over the key; none on a value or in another file', async () => {
     const contract = lines('flux:', '  strict: false');
     const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/other.yaml': contract });
