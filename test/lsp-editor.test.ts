@@ -180,7 +180,23 @@ describe('Create Contract File (workspace/executeCommand)', () => {
       assert.deepEqual(result, { uri: uri(CONTRACT), created: true });
       assert.equal(applied.length, 1);
       const written = readFileSync(join(root, CONTRACT), 'utf8');
-      assert.equal(written, lines(CONTRACT_HEADER, 'ttl:', '  required: 86400', '  noFinishTimeout: []', '  otherFinishTimeout: []'));
+      assert.equal(
+        written,
+        lines(
+          '# Flux Job Guard contract: which Jobs keep no finish timeout',
+          '# (or another one), and why. Hover a key for its meaning.',
+          'ttl:',
+          '  required: 86400',
+          '  noFinishTimeout: []',
+          '  otherFinishTimeout: []',
+        ),
+      );
+      // the header every created contract starts with reads without scrolling sideways: comments of 80 columns at most
+      assert.ok(written.startsWith(`${CONTRACT_HEADER}\n`));
+      assert.deepEqual(
+        CONTRACT_HEADER.split('\n').filter((line) => line.length > 80 || !line.startsWith('# ')),
+        [],
+      );
       assert.deepEqual(shown, [uri(CONTRACT)]);
       // the editor opens it: it loads without a finding
       client.open(uri(CONTRACT), written);
