@@ -184,6 +184,38 @@ export async function waitForWidget(page, { selector, text = '', hidden = false,
 }
 
 /**
+ * Waits until the page of a frame (a webview: the Markdown preview) shows the element matching
+ * `selector` with its top between `from` and `to` (fractions of the frame's view height: 0 its top
+ * edge, 1 its bottom; negative above the view), the same on two looks in a row. Resolves
+ * { found: true, top }, or after `timeout` ms { found: false, seen } with what each frame showed.
+ */
+export async function waitForFrameElement(page, { selector, from, to, timeout = WIDGET_TIMEOUT_MS }) {
+  const until = Date.now() + timeout;
+  let previous = null;
+  let seen = [];
+  while (Date.now() < until) {
+    seen = [];
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const place = await frame
+        .evaluate((selector) => {
+          const element = document.querySelector(selector);
+          return element
+            ? { top: Math.round(element.getBoundingClientRect().top), height: window.innerHeight, scrollY: Math.round(window.scrollY) }
+            : { absent: document.body?.innerText.slice(0, 80) ?? '' };
+        }, selector)
+        .catch((error) => ({ error: String(error).slice(0, 120) }));
+      seen.push({ url: frame.url().slice(0, 120), ...place });
+    }
+    const there = seen.find((place) => place.height > 0 && place.top >= from * place.height && place.top < to * place.height);
+    if (there && previous && JSON.stringify(there) === JSON.stringify(previous)) return { found: true, top: there.top };
+    previous = there ?? null;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return { found: false, seen };
+}
+
+/**
  * Records (once per page) when hover and action widgets appear, change class or go, with the time
  * in ms since the page loaded: what a failure message shows of how a widget came and went.
  */
@@ -213,6 +245,8 @@ async function traceWidgets(page) {
  *   POST /wait?selector=..&text=..&state=visible|hidden&timeout=ms   waits for a widget's state ({found})
  *   POST /screenshot?name=..&selector=..&text=..&timeout=ms          waits as /wait (visible), then
  *        photographs the page ({found, path}): the picture shows the widget with its content
+ *   POST /frame-element?selector=..&from=..&to=..&timeout=ms   waits until a frame's page (a webview)
+ *        shows the element with its top between from and to, fractions of its view's height ({found})
  *   POST /mouse?selector=..   moves the mouse onto the top-most element matching selector ({moved});
  *        without a selector, parks it in the window's corner
  *   POST /result                                                     the mocha results
@@ -252,6 +286,14 @@ export async function startControlServer({ host, getPage }) {
         if (!state.found) await page.screenshot({ path: path.join(SCREENSHOT_DIR, host, `${name}-missed-${Date.now()}.png`) });
         shots[name] = { file, found: state.found };
         json({ ...state, path: path.relative(root, file) });
+      } else if (url.pathname === '/frame-element') {
+        const page = getPage();
+        if (!page) return response.writeHead(409).end('no page to look at');
+        const number = (name) => Number(url.searchParams.get(name));
+        const wanted = { selector: url.searchParams.get('selector'), from: number('from'), to: number('to'), timeout: number('timeout') || WIDGET_TIMEOUT_MS };
+        const state = await waitForFrameElement(page, wanted);
+        if (!state.found) console.error(`${host}: /frame-element ${JSON.stringify(wanted)} not met; the frames show ${JSON.stringify(state.seen)}`);
+        json(state);
       } else if (url.pathname === '/mouse') {
         // the mouse, as a user moves it: onto the top-most visible element matching `selector`, or
         // (park) to the window's top-left corner, away from every editor

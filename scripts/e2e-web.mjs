@@ -30,12 +30,26 @@ if (!existsSync(CHROMIUM)) {
 buildSuite();
 
 // @vscode/test-web has no executablePath option: wrap the launch of the very playwright
-// instance it uses, and keep the browser to photograph its page.
+// instance it uses, and keep the browser to photograph its page. Chromium blocks third-party
+// cookies (in test-web's off-the-record context, and by default), and with them the service
+// worker every webview registers from its own `<uuid>.localhost` origin ("Could not register
+// service worker": no webview loads, the Markdown preview's neither). So the browser gets a
+// profile of its own that allows them, as the browser of a vscode.dev user does; what test-web
+// calls on the browser, that profile's context answers.
 const playwright = require('playwright');
-const launch = playwright.chromium.launch.bind(playwright.chromium);
 let browser;
 playwright.chromium.launch = async (options = {}) => {
-  browser = await launch({ ...options, executablePath: CHROMIUM, args: [...(options.args ?? []), ...CHROMIUM_ARGS] });
+  const profile = path.join(run.dir, 'chromium-profile');
+  // third-party cookies allowed, as a browser whose user opens vscode.dev has them for its webviews
+  mkdirSync(path.join(profile, 'Default'), { recursive: true });
+  writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }));
+  const context = await playwright.chromium.launchPersistentContext(profile, {
+    ...options,
+    viewport: null,
+    executablePath: CHROMIUM,
+    args: [...(options.args ?? []), ...CHROMIUM_ARGS],
+  });
+  browser = { newContext: async () => context, contexts: () => [context], close: () => context.close() };
   return browser;
 };
 const page = () => browser?.contexts()[0]?.pages()[0];

@@ -14,6 +14,23 @@ const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'f
 };
 const RULES = Object.keys(schema.properties.rules.properties);
 
+interface SchemaJson {
+  properties?: Record<string, SchemaJson>;
+  items?: SchemaJson;
+  $ref?: string;
+  enum?: unknown[];
+  type?: string | string[];
+}
+const schemaJson = schema as unknown as SchemaJson & { definitions: Record<string, SchemaJson> };
+
+/** Every key of the schema whose value is an enum or a boolean, as `a.b[].c`, read from the schema itself. */
+function closedKeys(node: SchemaJson, path: string): string[] {
+  const resolved = node.$ref ? schemaJson.definitions[node.$ref.replace('#/definitions/', '')] : node;
+  const own = path && (resolved.enum || resolved.type === 'boolean') ? [path] : [];
+  const below = Object.entries(resolved.properties ?? {}).flatMap(([key, child]) => closedKeys(child, path ? `${path}.${key}` : key));
+  return [...own, ...below, ...(resolved.items ? closedKeys(resolved.items, `${path}[]`) : [])];
+}
+
 /** The text without its `|`, and the offset where it stood. */
 function cursor(marked: string): { text: string; offset: number } {
   const offset = marked.indexOf('|');
@@ -86,6 +103,52 @@ describe('contract key completion', () => {
     assert.equal(undefinedItem.insertText, 'flux-substitution-undefined: ');
     assert.match(undefinedItem.documentation, /\[flux-substitution-undefined\]\(flux-job-guard-docs:\/rules\.md#flux-substitution-undefined\)/);
     assert.doesNotMatch(undefinedItem.documentation, /github\.com/);
+  });
+
+  describe('a key whose value is a closed list chains into its values', () => {
+    /** The labels of the items that chain, in the order given. */
+    const chained = (marked: string) => {
+      const { text, offset } = cursor(marked);
+      return contractCompletions(text, offset)
+        .filter((item) => item.chain)
+        .map((item) => item.label);
+    };
+    // Each mapping of the schema that has such keys, with the schema path of its keys.
+    const mappings: Array<[string, string, string[]]> = [
+      ['flux:', 'flux:\n  |', ['substitution', 'strict']],
+      ['rules:', 'rules:\n  |', RULES],
+      ['flux.sources[]:', 'flux:\n  sources:\n    - |', ['kind']],
+      ['flux.substituteFrom[]:', 'flux:\n  substituteFrom:\n    - |', ['kind', 'optional']],
+      ['flux.variables[].from:', 'flux:\n  variables:\n    - from:\n        |', ['kind']],
+    ];
+    for (const [name, marked, expected] of mappings) test(name, () => assert.deepEqual(chained(marked), expected));
+
+    test('every key with an enum or a boolean value in the schema is among them', () => {
+      const found = new Set(mappings.flatMap(([name, , keys]) => keys.map((key) => `${name.slice(0, -1)}.${key}`)));
+      assert.deepEqual([...closedKeys(schemaJson, '')].sort(), [...found].sort());
+    });
+
+    test('what the chaining item writes: the key, its colon and a space; the values then come at the end of it', () => {
+      const { text, offset } = cursor('flux:\n  sub|');
+      const item = contractCompletions(text, offset).find((candidate) => candidate.label === 'substitution')!;
+      assert.deepEqual([item.insertText, item.replace, item.chain], ['substitution: ', [8, 11], true]);
+      const written = text.slice(0, item.replace[0]) + item.insertText + text.slice(item.replace[1]);
+      assert.deepEqual(
+        contractCompletions(written, item.replace[0] + item.insertText.length).map((value) => [value.label, value.chain]),
+        [
+          ['auto', false],
+          ['always', false],
+          ['never', false],
+        ],
+      );
+    });
+
+    test('(none) keys of a nested mapping or list, of a string or a number; a key before a colon already written', () => {
+      assert.deepEqual(chained('|'), []);
+      assert.deepEqual(chained('ttl:\n  |'), []);
+      assert.deepEqual(chained('serviceAccounts:\n  external:\n    - |'), []);
+      assert.deepEqual(chained('flux:\n  stri|: true\n'), []);
+    });
   });
 
   test("a value is described by the schema's enumDescriptions", () => {

@@ -12,7 +12,7 @@ import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engin
 import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/editor/resource-facts';
 import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/editor/workspace-symbols';
 import { kustomization } from './helpers/flux-fixtures';
-import { ARCHIVED, GOTK_SYNC, JOB, repo, Repo } from './helpers/symbols-fixture';
+import { ARCHIVED, GOTK_SYNC, JOB, moreApps, repo, Repo } from './helpers/symbols-fixture';
 
 const JOB_PATH = 'apps/job.yaml';
 
@@ -60,6 +60,26 @@ describe('the lens on every Job', () => {
       found.map((lens) => lens.ttlKeySpan && text.slice(...lens.ttlKeySpan)),
       ['ttlSecondsAfterFinished', null],
     );
+  });
+
+  test('up to three Kustomizations are named; ten are counted, and the lens lists where each is written', async () => {
+    const three = lenses(await repo(moreApps(3, '30m')), JOB_PATH)[0];
+    assert.deepEqual([three.title, three.listed], ['re-created about 24 h after it finishes — Kustomizations apps, every 1h; apps-2, every 30m; apps-3, every 30m', null]);
+    const ten = lenses(await repo(moreApps(10)), JOB_PATH)[0];
+    assert.equal(ten.title, 're-created about 24 h after it finishes — 10 Kustomizations, every 1h');
+    // at each one's `kind`, where its findings and its workspace symbol point
+    const kindLine = { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } };
+    // by file, as a references list shows them (`apps-10.yaml` < `apps-2.yaml` < … < `apps.yaml`)
+    assert.deepEqual(
+      ten.listed,
+      ['apps-10', 'apps-2', 'apps-3', 'apps-4', 'apps-5', 'apps-6', 'apps-7', 'apps-8', 'apps-9', 'apps'].map((name) => ({ file: `clusters/home/${name}.yaml`, range: kindLine })),
+    );
+    // intervals that differ are not said in a counted title
+    const mixed = lenses(await repo({ ...moreApps(10), 'clusters/home/apps-10.yaml': kustomization('apps-10', './apps', '', '10m') }), JOB_PATH)[0];
+    assert.equal(mixed.title, 're-created about 24 h after it finishes — 10 Kustomizations');
+    assert.equal(mixed.listed?.length, 10);
+    // negative control: a counted Job without a TTL has no names in its title to list
+    assert.equal(lenses(await repo({ ...moreApps(10), [JOB_PATH]: NO_TTL }), JOB_PATH)[0].listed, null);
   });
 
   test('a Job nothing applies: said so (negative control)', async () => {

@@ -52,7 +52,13 @@ describe('completion after ${', () => {
     assert.ok(!found.names.some((n) => n.name === 'INFRA_ONLY'));
     assert.ok(!JSON.stringify(found).includes('ENC['), 'the SOPS value never shows');
     // A shell runs this text: one more item leaves `${…}` to the shell.
-    assert.deepEqual(found.escape, { dollar: cursor - 2, label: '$${}' });
+    assert.deepEqual(found.escape, {
+      dollar: cursor - 2,
+      label: '$${}',
+      detail: 'Escape from Flux: the shell sees ${…}',
+      documentation:
+        'Inserts `$${}`: one more `$` before the `${`. Flux writes `$$` as `$` and substitutes nothing there, so the shell that runs this text sees `${…}` and expands its own variable (write its name between the braces).\n\nWithout the extra `$`, Flux substitutes `${…}` itself before the shell runs.',
+    });
   });
 
   test('inside an existing ${TIME|ZONE}: the whole name is replaced, no `}` added, no escape for a name Flux defines', async () => {
@@ -74,7 +80,13 @@ describe('completion after ${', () => {
       found.names.map((n) => n.name),
       ['CLUSTER_NAME', 'DB_PASSWORD', 'LONG_TEXT', 'TIMEZONE'],
     );
-    assert.deepEqual(found.escape, { dollar: cursor - 5, label: '$${dir}' });
+    assert.deepEqual(found.escape, {
+      dollar: cursor - 5,
+      label: '$${dir}',
+      detail: 'Escape from Flux: the shell sees ${dir}',
+      documentation:
+        'Inserts `$${dir}`: one more `$` before the `${`. Flux writes `$$` as `$` and substitutes nothing there, so the shell that runs this text sees `${dir}` and expands its own variable `dir`.\n\nWithout the extra `$`, Flux substitutes `${dir}` before the shell runs, and no Kustomization that substitutes this text defines `dir`.',
+    });
   });
 
   test('a name only some of the building Kustomizations define is marked, and values that differ say so', async () => {

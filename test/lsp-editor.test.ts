@@ -120,6 +120,41 @@ describe('the contract file: key completion and hover over LSP', () => {
     }
   });
 
+  test('a key whose value is a closed list writes `key: ` and opens its values (editor.action.triggerSuggest); other keys do not', async () => {
+    const contract = lines('flux:', '  s');
+    const { client, uri } = await serve({ [CONTRACT]: contract });
+    try {
+      client.open(uri(CONTRACT), contract);
+      const list = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 3 } });
+      assert.deepEqual(
+        list.items.map((item) => [item.label, (item.textEdit as { newText: string }).newText, item.command]),
+        [
+          ['substitution', 'substitution: ', { title: 'Suggest the values', command: 'editor.action.triggerSuggest' }],
+          ['strict', 'strict: ', { title: 'Suggest the values', command: 'editor.action.triggerSuggest' }],
+          // negative controls: a list and a nested mapping have no values to offer
+          ['roots', 'roots:', undefined],
+          ['sources', 'sources:', undefined],
+          ['substituteFrom', 'substituteFrom:', undefined],
+          ['variables', 'variables:', undefined],
+        ],
+      );
+      // what the editor asks next, at the end of the written `substitution: ` (invoked, as the command does)
+      const written = lines('flux:', '  substitution: ');
+      client.change(uri(CONTRACT), written);
+      const values = await client.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri: uri(CONTRACT) }, position: { line: 1, character: 16 } });
+      assert.deepEqual(
+        values.items.map((item) => [item.label, item.command]),
+        [
+          ['auto', undefined],
+          ['always', undefined],
+          ['never', undefined],
+        ],
+      );
+    } finally {
+      await client.shutdown();
+    }
+  });
+
   test('hover on a key shows its schema description over the key; none on a value or in another file', async () => {
     const contract = lines('flux:', '  strict: false');
     const { client, uri } = await serve({ [CONTRACT]: contract, 'apps/other.yaml': contract });
@@ -145,7 +180,23 @@ describe('Create Contract File (workspace/executeCommand)', () => {
       assert.deepEqual(result, { uri: uri(CONTRACT), created: true });
       assert.equal(applied.length, 1);
       const written = readFileSync(join(root, CONTRACT), 'utf8');
-      assert.equal(written, lines(CONTRACT_HEADER, 'ttl:', '  required: 86400', '  noFinishTimeout: []', '  otherFinishTimeout: []'));
+      assert.equal(
+        written,
+        lines(
+          '# Flux Job Guard contract: which Jobs keep no finish timeout',
+          '# (or another one), and why. Hover a key for its meaning.',
+          'ttl:',
+          '  required: 86400',
+          '  noFinishTimeout: []',
+          '  otherFinishTimeout: []',
+        ),
+      );
+      // the header every created contract starts with reads without scrolling sideways: comments of 80 columns at most
+      assert.ok(written.startsWith(`${CONTRACT_HEADER}\n`));
+      assert.deepEqual(
+        CONTRACT_HEADER.split('\n').filter((line) => line.length > 80 || !line.startsWith('# ')),
+        [],
+      );
       assert.deepEqual(shown, [uri(CONTRACT)]);
       // the editor opens it: it loads without a finding
       client.open(uri(CONTRACT), written);

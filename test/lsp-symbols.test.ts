@@ -91,9 +91,12 @@ describe('completion', () => {
         ['DB_PASSWORD', '•••• — Secret cluster-secrets', { range: range(COMMAND, 87, 87), newText: 'DB_PASSWORD}' }],
         ['LONG_TEXT', '012345678901234567890123456789012345678… — ConfigMap cluster-settings', { range: range(COMMAND, 87, 87), newText: 'LONG_TEXT}' }],
         ['TIMEZONE', 'Europe/Paris — ConfigMap cluster-settings', { range: range(COMMAND, 87, 87), newText: 'TIMEZONE}' }],
-        ['$${}', 'Leave it to the shell: Flux writes $${…} as ${…}', { range: range(COMMAND, 87, 87), newText: '}' }],
+        ['$${}', 'Escape from Flux: the shell sees ${…}', { range: range(COMMAND, 87, 87), newText: '}' }],
       ],
     );
+    // the escape says in the list's row what it is, and explains itself
+    assert.deepEqual(list.items[4].labelDetails, { description: 'Escape from Flux: the shell sees ${…}' });
+    assert.match((list.items[4].documentation as { value: string }).value, /^Inserts `\$\$\{\}`: one more `\$` before the `\$\{`\. Flux writes `\$\$` as `\$`/);
     assert.deepEqual([list.items[4].filterText, list.items[4].additionalTextEdits], ['$${', [{ range: range(COMMAND, 85, 85), newText: '$' }]]);
     const escaped = applyEdits(typed, [list.items[4].textEdit as TextEdit, ...list.items[4].additionalTextEdits!]).split('\n');
     assert.equal(escaped[COMMAND].slice(80, 92), 'UTC} $${} $$', 'the escape written');

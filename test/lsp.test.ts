@@ -320,7 +320,8 @@ describe('the contract file in the editor', () => {
       assert.equal(
         applyEdits('', editsFor(add.edit!, contractUri)),
         lines(
-          '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.',
+          '# Flux Job Guard contract: which Jobs keep no finish timeout',
+          '# (or another one), and why. Hover a key for its meaning.',
           'ttl:',
           '  noFinishTimeout:',
           '    - file: import.yaml',

@@ -111,13 +111,14 @@ describe('the declare fix converges', () => {
       ],
     );
     const fixed = applied(TWO_CLUSTERS, info.fixes![0]);
+    // the contract is created: its header of two comment lines, then the item
     assert.equal(
-      fixed[CONTRACT].split('\n').slice(1).join('\n'),
-      'flux:\n  variables:\n    - from: { kind: Secret, name: cluster-secrets, namespace: flux-system }\n      names: [EMAIL, NFS_HOST_0, NFS_HOST_2, SECRET_DOMAIN]\n      reason: TODO say where this comes from\n',
+      fixed[CONTRACT],
+      '# Flux Job Guard contract: which Jobs keep no finish timeout\n# (or another one), and why. Hover a key for its meaning.\nflux:\n  variables:\n    - from: { kind: Secret, name: cluster-secrets, namespace: flux-system }\n      names: [EMAIL, NFS_HOST_0, NFS_HOST_2, SECRET_DOMAIN]\n      reason: TODO say where this comes from\n',
     );
     const after = await auditFiles(fixed);
-    assert.deepEqual(fluxFindings(after), ['contract-reason-missing .flux-job-guard.yaml:6:15'], 'no unknown source, no undefined name: only the placeholder reason');
-    assert.deepEqual(errors(after), ['contract-reason-missing .flux-job-guard.yaml:6:15']);
+    assert.deepEqual(fluxFindings(after), ['contract-reason-missing .flux-job-guard.yaml:7:15'], 'no unknown source, no undefined name: only the placeholder reason');
+    assert.deepEqual(errors(after), ['contract-reason-missing .flux-job-guard.yaml:7:15']);
 
     // Negative control: a typo in one file is exactly one error, with the fix that adds the name.
     const typo = { ...fixed, 'media/job.yaml': envJob('media', ['NFS_HOST_2', 'SECRET_DOMIAN']) };
@@ -129,7 +130,7 @@ describe('the declare fix converges', () => {
     assert.equal(add.title, 'Add SECRET_DOMIAN to the names of Secret cluster-secrets (namespace flux-system) in flux.variables');
     const added = applied(typo, add);
     assert.match(added[CONTRACT], /names: \[EMAIL, NFS_HOST_0, NFS_HOST_2, SECRET_DOMAIN, SECRET_DOMIAN\]/);
-    assert.deepEqual(fluxFindings(await auditFiles(added)), ['contract-reason-missing .flux-job-guard.yaml:6:15']);
+    assert.deepEqual(fluxFindings(await auditFiles(added)), ['contract-reason-missing .flux-job-guard.yaml:7:15']);
   });
 
   test('where the contract has an item for the source, the fix adds the missing names to it (one edit, comments kept), in a block list too', async () => {
@@ -150,7 +151,7 @@ describe('the declare fix converges', () => {
     const info = only(await auditFiles(TWO_CLUSTERS), 'flux-variables-unknown');
     const fixed = applied(TWO_CLUSTERS, info.fixes![1]);
     assert.match(fixed[CONTRACT], /- from: \{ kind: Secret, name: cluster-secrets, namespace: flux-system \}\n {6}reason: TODO/);
-    assert.deepEqual(fluxFindings(await auditFiles(fixed)), ['contract-reason-missing .flux-job-guard.yaml:5:15']);
+    assert.deepEqual(fluxFindings(await auditFiles(fixed)), ['contract-reason-missing .flux-job-guard.yaml:6:15']);
   });
 
   test('the old {name} items keep their meaning where no from item covers the source; an undefined name there offers the from item with every name', async () => {
@@ -229,7 +230,7 @@ describe('an optional source nothing creates', () => {
         'Add TOKEN to the names of Secret extra-secrets (namespace flux-system) in flux.variables',
       ],
     );
-    assert.deepEqual(fluxFindings(await auditFiles(applied(optional(), warning.fixes![2]))), ['contract-reason-missing .flux-job-guard.yaml:6:15']);
+    assert.deepEqual(fluxFindings(await auditFiles(applied(optional(), warning.fixes![2]))), ['contract-reason-missing .flux-job-guard.yaml:7:15']);
     assert.equal(result.findings.filter((f) => f.rule === 'flux-variables-unknown').length, 0, 'not an unknown source');
   });
 

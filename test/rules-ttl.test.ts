@@ -21,7 +21,7 @@ function job(specLines: string[], name = 'migrate'): string {
 
 /** The contract file a quick fix creates. */
 function created(...ttlLines: string[]): string {
-  return lines('# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.', 'ttl:', ...ttlLines);
+  return lines('# Flux Job Guard contract: which Jobs keep no finish timeout', '# (or another one), and why. Hover a key for its meaning.', 'ttl:', ...ttlLines);
 }
 
 const nftEntry = (jobName: string | null, indent = '    ') => [`${indent}- file: ${FILE}`, ...(jobName === null ? [] : [`${indent}  job: ${jobName}`]), `${indent}  reason: ${REASON}`];

@@ -15,9 +15,10 @@ import {
   SECTION,
   ServerCommands,
   SHOW_JOB_CYCLE,
+  SHOW_REFERENCES,
   StatusParams,
 } from '../../server/src/shared/settings';
-import { showJobCycle } from './job-cycle';
+import { showJobCycle, showReferences } from './job-cycle';
 import { PREVIEW_SCHEME, SubstitutionPreview } from './preview';
 import { registerRuleDocs, ruleDocLinks, showRuleDocs } from './rule-docs';
 import { restartPolicy } from './restart-policy';
@@ -124,6 +125,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     vscode.commands.registerCommand(Commands.createContract, createContract),
     vscode.commands.registerCommand(Commands.showRuleDocs, (rule?: string) => showRuleDocs(typeof rule === 'string' ? rule : undefined)),
     vscode.commands.registerCommand(SHOW_JOB_CYCLE, showJobCycle),
+    vscode.commands.registerCommand(SHOW_REFERENCES, showReferences),
     vscode.commands.registerCommand(REVEAL_REASON, revealReason),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.restart, async () => {

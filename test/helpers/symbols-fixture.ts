@@ -79,6 +79,11 @@ export const FILES: Record<string, string> = {
   'archive/job.yaml': ARCHIVED,
 };
 
+/** Kustomizations apps-2 … apps-`count` building ./apps too, one file each: with `apps`, `count` of them apply apps/job.yaml. */
+export function moreApps(count: number, interval = '1h'): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: count - 1 }, (_, i): [string, string] => [`clusters/home/apps-${i + 2}.yaml`, kustomization(`apps-${i + 2}`, './apps', '', interval)]));
+}
+
 export interface Repo {
   index: RepoIndex;
   contract: Contract;

@@ -146,3 +146,16 @@ export interface ShowJobCycleArgs {
   position: { line: number; character: number } | null;
   markdown: string;
 }
+
+/**
+ * The client command a Job's code lens runs when it counts the Kustomizations that apply the Job:
+ * lists them where references are listed (VS Code's `editor.action.showReferences`, which wants
+ * its own Uri and Location objects, not the JSON of a protocol command).
+ */
+export const SHOW_REFERENCES = 'fluxJobGuard.showReferences';
+
+export interface ShowReferencesArgs {
+  uri: string;
+  position: { line: number; character: number };
+  locations: Array<{ uri: string; range: RevealReasonArgs['range'] }>;
+}

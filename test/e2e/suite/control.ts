@@ -82,6 +82,16 @@ export async function waitForWidget(control: Control, widget: Widget): Promise<b
   return (await post<{ found: boolean }>(control, `/wait?${widgetQuery(widget)}`)).found;
 }
 
+/**
+ * Waits (in the runner) until a webview's page shows the element matching `selector` with its top
+ * between `from` and `to`, fractions of the view's height (0 its top edge, 1 its bottom, negative
+ * above it). Resolves false after `timeout` ms (the runner's default).
+ */
+export async function frameElementAt(control: Control, selector: string, [from, to]: [number, number], timeout?: number): Promise<boolean> {
+  const query = new URLSearchParams({ selector, from: String(from), to: String(to), ...(timeout ? { timeout: String(timeout) } : {}) });
+  return (await post<{ found: boolean }>(control, `/frame-element?${query.toString()}`)).found;
+}
+
 export interface TestOutcome {
   title: string;
   state: 'passed' | 'failed' | 'skipped';

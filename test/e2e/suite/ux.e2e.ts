@@ -1,13 +1,13 @@
 /// <reference types="mocha" />
 // The extension around the findings, in a real workbench: the getting-started
-// walkthrough, the rule docs a finding links to (offline), the contract file's
+// walkthrough, the rule docs a finding links to (offline, rendered), the contract file's
 // key completion, Preview Flux Substitution (one editor, live, the failure's
 // place), and the language status item (busy, then the summary, following a
 // fix). Runs after extension.e2e.ts in the same workbench and fixture copy.
 // Each test has a negative control; the screenshots are the README's screen tour.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { Control, pointAt, readControl, waitForWidget } from './control';
+import { Control, frameElementAt, pointAt, readControl, screenshot, waitForWidget } from './control';
 import { Api, EXTENSION_ID, FILES, find, fixture, has, lacks, only, open, photograph, photographQuickFix, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
 import { runtime } from './host';
 
@@ -16,6 +16,20 @@ const PREVIEW_SCHEME = 'flux-job-guard-preview';
 const KUSTOMIZATION_OF_BACKUP = 'clusters/home/apps.yaml';
 const DOCS_SCHEME = 'flux-job-guard-docs';
 const WALKTHROUGH = `${EXTENSION_ID}#gettingStarted`;
+
+/** The peek view of references (what `editor.action.showReferences` opens). */
+const PEEK = '.peekview-widget';
+const allTabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+/** The Markdown preview's tabs of the bundled rule docs. */
+const docsPreviews = () => allTabs().filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('markdown.preview') && tab.label.includes('rules.md'));
+/** Editors of the bundled rule docs as Markdown text. */
+const docsTexts = () => allTabs().filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === DOCS_SCHEME);
+/** A rule's heading in the rendered page (the preview gives each heading its anchor as id). */
+const heading = (rule: string) => `h3[id="${rule}"]`;
+/** Where an element's top is in a view, as fractions of the view's height (see frameElementAt). */
+const UPPER_HALF: [number, number] = [-0.02, 0.5];
+const IN_VIEW: [number, number] = [-0.02, 1];
+const ABOVE_VIEW: [number, number] = [-100, 0];
 
 function previewTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === PREVIEW_SCHEME);
@@ -87,24 +101,62 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  test('a finding links to its rule in the docs shipped with the extension (offline)', async () => {
+  test("a finding's code opens its rule in the docs shipped with the extension: rendered, at the rule's heading (offline)", async function () {
+    this.timeout(120_000);
     const { document } = await open(FILES.migrate);
     const [missing] = only(await waitForDiagnostics(document.uri, has('ttl-missing'), 'ttl-missing'), 'ttl-missing');
     const code = missing.code as { value: string; target: vscode.Uri };
     assert.strictEqual(code.value, 'ttl-missing');
     assert.strictEqual(code.target.scheme, DOCS_SCHEME, `a link into the bundled docs, not the web: ${code.target.toString()}`);
+    const looks = control.url !== undefined;
+    // negative control: no page shows the rule before its link is opened
+    if (looks) assert.ok(!(await frameElementAt(control, heading('ttl-missing'), UPPER_HALF, 2000)), 'no rendered rule docs yet');
+    // what a click on the code does, in its hover or in the Problems panel
     await vscode.commands.executeCommand('vscode.open', code.target);
-    const editor = await waitUntil(() => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.scheme === DOCS_SCHEME ? active : null;
-    }, 'the rule docs in an editor');
-    assert.strictEqual(editor.document.lineAt(editor.selection.active.line).text, '### ttl-missing', "opened at the rule's heading");
-    assert.match(editor.document.getText(), /^# Rule catalogue/);
-    // negative control: another rule's link opens at another heading
-    const other = vscode.Uri.parse(code.target.toString().replace(/#L\d+$/, '#L1'));
-    await vscode.commands.executeCommand('vscode.open', other);
-    await waitUntil(() => vscode.window.activeTextEditor?.selection.active.line === 0, 'the docs at their first line');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const rendered = await waitUntil(() => docsPreviews()[0], 'the rule docs in the Markdown preview');
+    assert.ok(rendered.isActive, 'the rendered page is the active tab');
+    await waitUntil(() => docsTexts().length === 0, 'no editor left showing the Markdown source');
+    if (looks) {
+      // The preview scrolls to the heading's anchor; on a cold, busy workbench its styles may land after
+      // the scroll, leaving the heading lower in the view: the upper half, not the exact top.
+      assert.ok(await frameElementAt(control, heading('ttl-missing'), UPPER_HALF), "the page scrolled to the rule's heading");
+      if (control.screenshots) assert.ok((await screenshot(control, 'rule-docs', { selector: '.tab.active', text: 'rules.md' })).found, 'the rendered docs photographed');
+    }
+    // negative control: another rule's link shows that rule, in the same page; ttl-missing is above the view
+    await vscode.commands.executeCommand('vscode.open', code.target.with({ path: '/rule/ttl-forbidden', fragment: '' }));
+    if (looks) {
+      assert.ok(await frameElementAt(control, heading('ttl-forbidden'), IN_VIEW), 'another rule: its heading in view');
+      assert.ok(await frameElementAt(control, heading('ttl-missing'), ABOVE_VIEW), 'ttl-missing scrolled out of view, above');
+    }
+    // and the docs opened without a rule (Open Rule Docs, the walkthrough's step) show the page from its top
+    await vscode.commands.executeCommand('fluxJobGuard.showRuleDocs');
+    if (looks) {
+      assert.ok(await frameElementAt(control, 'h1', [-0.02, 0.2]), 'the page at its title');
+      assert.ok(await frameElementAt(control, heading('ttl-missing'), [0.5, 100]), 'ttl-missing below, not at the top');
+    }
+    await waitUntil(() => docsTexts().length === 0, 'no editor left showing the Markdown source');
+    assert.strictEqual(docsPreviews().length, 1, 'one page of rule docs, reused');
+    await vscode.window.tabGroups.close(docsPreviews());
+  });
+
+  test('the lens that counts the Kustomizations of a Job lists them where references are listed', async function () {
+    this.timeout(120_000);
+    const { document } = await open(FILES.report);
+    if (!control.url) this.skip();
+    // negative control: no peek view before the command
+    assert.ok(await waitForWidget(control, { selector: PEEK, hidden: true }), 'no peek view yet');
+    const kind = { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } };
+    // the arguments as the server sends them with the lens (JSON: URIs as strings), here two places
+    const listed = {
+      uri: document.uri.toString(),
+      position: { line: 0, character: 0 },
+      locations: [fixture('clusters/home/apps.yaml'), fixture('clusters/home/cluster-settings.yaml')].map((uri) => ({ uri: uri.toString(), range: kind })),
+    };
+    await vscode.commands.executeCommand('fluxJobGuard.showReferences', listed);
+    assert.ok(await waitForWidget(control, { selector: PEEK, text: 'cluster-settings.yaml' }), 'the peek view lists the places');
+    assert.ok(await waitForWidget(control, { selector: PEEK, text: 'apps.yaml' }), 'both of them');
+    await vscode.commands.executeCommand('closeReferenceSearch');
+    assert.ok(await waitForWidget(control, { selector: PEEK, hidden: true }), 'the peek view closed');
   });
 
   test('the contract file completes the keys its mapping lacks, described', async function () {

@@ -9,8 +9,11 @@ import { relativePath } from '../base/paths';
 import { Contract, contractDir, TtlListName } from './model';
 import { CONTRACT_ENTRY_REASON_PLACEHOLDER } from '../base/placeholders';
 
-/** The first line of a contract file a quick fix (or the Create Contract File command) writes. */
-export const CONTRACT_HEADER = '# Flux Job Guard contract: which Jobs keep no finish timeout (or another one), and why. Hover a key for its meaning.';
+/**
+ * The first lines of a contract file a quick fix (or the Create Contract File command) writes:
+ * comments that fit in 80 columns, so that no editor has to scroll sideways to read them.
+ */
+export const CONTRACT_HEADER = ['# Flux Job Guard contract: which Jobs keep no finish timeout', '# (or another one), and why. Hover a key for its meaning.'].join('\n');
 
 /**
  * A new contract file (the Create Contract File command): the header and the smallest body that says

@@ -34,7 +34,18 @@ export interface VariableCompletion {
    * In shell text, for a name Flux does not define: `$${…}`, left to the shell. Written as the names
    * are (the name over `replace`), plus one `$` inserted at `dollar`, so editors rank it with them.
    */
-  escape: { dollar: number; label: string } | null;
+  escape: EscapeCompletion | null;
+}
+
+/** The item that escapes `${name}` from Flux, in words a user reads in the completion list. */
+export interface EscapeCompletion {
+  dollar: number;
+  /** What the item leaves in the text: `$${name}`. */
+  label: string;
+  /** One line: what the shell then sees. */
+  detail: string;
+  /** Markdown: what it inserts, what Flux does with it, and why it is offered. */
+  documentation: string;
 }
 
 /** `${`, `${#`, then the name typed so far, right before the cursor. */
@@ -65,8 +76,22 @@ export function variableCompletion(index: RepoIndex, contract: Contract, path: s
   const names = definedNames(region.substituting);
   const written = text.slice(offset - typed.length, end);
   // A name Flux defines is meant for Flux; any other name in shell text is plainly the shell's.
-  const escape = shell && !names.some((candidate) => candidate.name === written) ? { dollar, label: `$\${${written}}` } : null;
+  const escape = shell && !names.some((candidate) => candidate.name === written) ? escapeCompletion(dollar, written) : null;
   return { replace: [offset - typed.length, end], close, names, escape };
+}
+
+function escapeCompletion(dollar: number, name: string): EscapeCompletion {
+  const seen = `\${${name || '…'}}`;
+  const own = name ? `its own variable \`${name}\`` : 'its own variable (write its name between the braces)';
+  const why = name
+    ? `Without the extra \`$\`, Flux substitutes \`\${${name}}\` before the shell runs, and no Kustomization that substitutes this text defines \`${name}\`.`
+    : 'Without the extra `$`, Flux substitutes `${…}` itself before the shell runs.';
+  return {
+    dollar,
+    label: `$\${${name}}`,
+    detail: `Escape from Flux: the shell sees ${seen}`,
+    documentation: `Inserts \`$\${${name}}\`: one more \`$\` before the \`\${\`. Flux writes \`$$\` as \`$\` and substitutes nothing there, so the shell that runs this text sees \`${seen}\` and expands ${own}.\n\n${why}`,
+  };
 }
 
 /** Every name some substituting Kustomization defines, sorted. */

@@ -31,6 +31,11 @@ export interface ContractCompletion {
   /** What replaces `replace` (offsets in the text). */
   insertText: string;
   replace: [number, number];
+  /**
+   * Whether choosing the item should open the completion again at once: a key written as `key: `
+   * whose value comes from a closed list (an enum, true/false), whose values come next.
+   */
+  chain: boolean;
 }
 
 export interface ContractHover {
@@ -208,6 +213,7 @@ function wordEnd(text: string, from: number): number {
  * Completion at `offset` of a contract file: the keys the schema allows in the mapping the cursor
  * is in (those already present left out), or the values of a key that takes a closed list
  * (severities of a rule, `substitution`, booleans). Nothing inside comments, values or flow collections.
+ * A key whose value is such a list chains into it (`chain`): its values are offered once it is written.
  */
 export function contractCompletions(text: string, offset: number, docLink: RuleDocLink = () => null): ContractCompletion[] {
   const lines = new LineIndex(text);
@@ -229,7 +235,9 @@ export function contractCompletions(text: string, offset: number, docLink: RuleD
       .filter(([key]) => !context.siblings.has(key))
       .map(([key, property]) => {
         const resolved = resolve(property) ?? property;
-        return { label: key, kind: 'key' as const, documentation: describe(resolved, docLink), insertText: keyText(key, resolved, text.slice(end, lines.lineEnd(lineNo))), replace };
+        const insertText = keyText(key, resolved, text.slice(end, lines.lineEnd(lineNo)));
+        const chain = insertText.endsWith(': ') && valuesOf(resolved).length > 0;
+        return { label: key, kind: 'key' as const, documentation: describe(resolved, docLink), insertText, replace, chain };
       });
   }
 
@@ -240,7 +248,7 @@ export function contractCompletions(text: string, offset: number, docLink: RuleD
     const node = context && schemaAt([...context.path, valuePosition[3]]);
     if (!node) return [];
     const replace: [number, number] = [offset - valuePosition[4].length, wordEnd(text, offset)];
-    return valuesOf(node).map(({ value, description }) => ({ label: value, kind: 'value' as const, documentation: description, insertText: value, replace }));
+    return valuesOf(node).map(({ value, description }) => ({ label: value, kind: 'value' as const, documentation: description, insertText: value, replace, chain: false }));
   }
   return [];
 }

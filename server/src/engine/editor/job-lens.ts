@@ -3,8 +3,11 @@
 // at its next reconcile; a Job without one keeps its completion and runs again
 // only under a new name; a Job nothing applies is not re-created at all.
 // Clicking the lens shows the long explanation (the TTL hover's, where there is a TTL).
+// A lens stays short: beyond NAMED Kustomizations it counts them, and clicking it
+// lists them all (their places, as a references lens does).
 import { coverageOf } from '../contract/coverage';
 import type { Contract } from '../contract/model';
+import type { Range } from '../base/types';
 import type { FluxKustomization } from '../flux/facts/model';
 import type { Builder } from '../flux/model/world';
 import type { RepoIndex } from '../pipeline/repo-index';
@@ -22,7 +25,12 @@ export interface JobLens {
   title: string;
   /** Where the TTL key is written (the hover there explains the cycle), null without one. */
   ttlKeySpan: [number, number] | null;
+  /** When the title counts the Kustomizations instead of naming them: where each is written, to list them. */
+  listed: Array<{ file: string; range: Range }> | null;
 }
+
+/** How many Kustomizations a title names; more are counted. */
+const NAMED = 3;
 
 export const NOT_APPLIED = 'no Flux Kustomization applies this Job';
 const ONCE = 'runs once per new name';
@@ -38,21 +46,40 @@ export function jobLenses(index: RepoIndex, contract: Contract, path: string, re
   const kustomizations = applying(index, path).map((builder) => builder.kustomization);
   return resources.flatMap((resource) => {
     if (!resource.job) return [];
-    return [{ span: resource.span, name: resource.name, title: cycleTitle(contract, path, resource, kustomizations), ttlKeySpan: resource.job.ttl?.keySpan ?? null }];
+    const { title, counts } = cycleTitle(contract, path, resource, kustomizations);
+    const listed = counts ? kustomizations.map((k) => ({ file: k.file, range: k.range })).sort(byPlace) : null;
+    return [{ span: resource.span, name: resource.name, title, ttlKeySpan: resource.job.ttl?.keySpan ?? null, listed }];
   });
 }
 
-function cycleTitle(contract: Contract, path: string, job: ResourceFacts, kustomizations: FluxKustomization[]): string {
+/** By file, then line: the order a references list shows, whatever order the index found them in. */
+function byPlace(a: { file: string; range: Range }, b: { file: string; range: Range }): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.start.line - b.range.start.line;
+}
+
+/** The Kustomizations as a title says them: each name with its interval, or (beyond NAMED) how many, and their interval when they share one. */
+function who(kustomizations: FluxKustomization[]): string {
+  if (kustomizations.length > NAMED) return counted(kustomizations);
+  return `Kustomization${kustomizations.length > 1 ? 's' : ''} ${kustomizations.map((k) => `${k.name}, every ${k.interval ?? '(interval unset)'}`).join('; ')}`;
+}
+
+function counted(kustomizations: FluxKustomization[]): string {
+  const intervals = new Set(kustomizations.map((k) => k.interval ?? '(interval unset)'));
+  return `${kustomizations.length} Kustomizations${intervals.size === 1 ? `, every ${[...intervals][0]}` : ''}`;
+}
+
+/** The lens's title; `counts`: it counts the Kustomizations rather than naming them. */
+function cycleTitle(contract: Contract, path: string, job: ResourceFacts, kustomizations: FluxKustomization[]): { title: string; counts: boolean } {
   const coverage = coverageOf(contract, path, job.name);
   const ttl = job.job!.ttl;
-  if (kustomizations.length === 0) return NOT_APPLIED;
-  if (coverage.noFinishTimeout.length > 0) return `keeps its completion: noFinishTimeout — ${ONCE}`;
-  if (!ttl) return `keeps its completion (no ttlSecondsAfterFinished) — ${ONCE}`;
-  if (ttl.value === null) return 'ttlSecondsAfterFinished is not a number of seconds: Kubernetes rejects the Job';
+  const only = (title: string) => ({ title, counts: false });
+  if (kustomizations.length === 0) return only(NOT_APPLIED);
+  if (coverage.noFinishTimeout.length > 0) return only(`keeps its completion: noFinishTimeout — ${ONCE}`);
+  if (!ttl) return only(`keeps its completion (no ttlSecondsAfterFinished) — ${ONCE}`);
+  if (ttl.value === null) return only('ttlSecondsAfterFinished is not a number of seconds: Kubernetes rejects the Job');
   const periods = [...new Set(kustomizations.map((k) => humanDuration(rerunPeriod(ttl.value!, intervalOf(k)))))];
-  const who = kustomizations.map((k) => `${k.name}, every ${k.interval ?? '(interval unset)'}`).join('; ');
   const listed = coverage.otherFinishTimeout.length > 0 ? ' (otherFinishTimeout)' : '';
-  return `re-created about ${periods.join(' or ')} after it finishes${listed} — Kustomization${kustomizations.length > 1 ? 's' : ''} ${who}`;
+  return { title: `re-created about ${periods.join(' or ')} after it finishes${listed} — ${who(kustomizations)}`, counts: kustomizations.length > NAMED };
 }
 
 function intervalOf(k: FluxKustomization): number | null {

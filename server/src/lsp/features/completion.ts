@@ -72,7 +72,10 @@ async function variables(workspace: Workspace, params: CompletionParams): Promis
     items.push({
       label: found.escape.label,
       kind: CompletionItemKind.Text,
-      detail: 'Leave it to the shell: Flux writes $${…} as ${…}',
+      // In the list's row too, where the names show their origin: the label alone says little.
+      labelDetails: { description: found.escape.detail },
+      detail: found.escape.detail,
+      documentation: { kind: MarkupKind.Markdown, value: found.escape.documentation },
       filterText: `$\${${written}`,
       textEdit: TextEdit.replace(range, written + (found.close ? '}' : '')),
       additionalTextEdits: [TextEdit.insert(dollar, '$')],

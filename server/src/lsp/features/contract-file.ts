@@ -1,6 +1,7 @@
 // The contract file in the editor: key completion and hover from the
-// contract's JSON Schema (engine/editor/contract-keys.ts), and the Create
-// Contract File command, which works in any LSP client: the server writes the
+// contract's JSON Schema (engine/editor/contract-keys.ts; a key whose value
+// is a closed list opens its values once chosen), and the Create Contract File
+// command, which works in any LSP client: the server writes the
 // file with workspace/applyEdit and shows it with window/showDocument.
 import {
   CompletionItem,
@@ -25,6 +26,9 @@ import { ServerCommands, type CreateContractResult } from '../../shared/settings
 import type { Project } from '../project';
 import type { Workspace } from '../workspace';
 
+/** VS Code's command that opens the completion list again (run by the editor after the item is inserted). */
+const TRIGGER_SUGGEST = { title: 'Suggest the values', command: 'editor.action.triggerSuggest' };
+
 export function contractCompletion(host: Workspace) {
   return async (params: CompletionParams): Promise<CompletionList | null> => {
     const context = await host.documentContext(params.textDocument.uri);
@@ -40,6 +44,8 @@ export function contractCompletion(host: Workspace) {
         kind: item.kind === 'key' ? CompletionItemKind.Property : CompletionItemKind.EnumMember,
         documentation: item.documentation ? { kind: MarkupKind.Markdown, value: item.documentation } : undefined,
         textEdit: TextEdit.replace(Range.create(document.positionAt(item.replace[0]), document.positionAt(item.replace[1])), item.insertText),
+        // `key: ` of a closed list: its values come at once, as Red Hat YAML (and VS Code's JSON) do it.
+        command: item.chain ? TRIGGER_SUGGEST : undefined,
         // The schema's order (the order docs/contract.md explains the keys in), not the alphabet.
         sortText: String(i).padStart(4, '0'),
       }));

@@ -1,12 +1,13 @@
 // The lens over every Job: its cycle in words (re-created after its TTL, kept,
 // or not applied at all); resolving it gives the long explanation the client
-// shows on a click.
+// shows on a click, or, when the title counts the Kustomizations that apply the
+// Job, their places, which the client lists as references.
 import { CodeLens, Range } from 'vscode-languageserver';
 import { jobCycleExplanation, jobLenses } from '../../engine/editor/job-lens';
 import { plainLink } from '../../engine/editor/link';
 import { MAY_BE_JOB } from '../../engine/editor/resource-facts';
 import { isYamlText } from '../../engine/editor/substituted-text';
-import { SHOW_JOB_CYCLE, ShowJobCycleArgs } from '../../shared/settings';
+import { SHOW_JOB_CYCLE, SHOW_REFERENCES, ShowJobCycleArgs, ShowReferencesArgs } from '../../shared/settings';
 import type { DocumentContext, Workspace } from '../workspace';
 import type { ResourceCaches } from './resource-caches';
 
@@ -35,6 +36,14 @@ export function registerJobLenses(workspace: Workspace, caches: ResourceCaches):
     const context = await workspace.documentContext(data.uri);
     const lens = context ? lensesOf(context).find((candidate) => candidate.span[0] === data.offset) : undefined;
     if (!context || !lens) return { ...codeLens, command: { title: 'Flux Job Guard: the file changed, the lens will be redrawn', command: '' } };
+    if (lens.listed) {
+      const listed: ShowReferencesArgs = {
+        uri: data.uri,
+        position: codeLens.range.start,
+        locations: lens.listed.map(({ file, range }) => ({ uri: workspace.uriOf(context.project, file), range })),
+      };
+      return { ...codeLens, command: { title: lens.title, command: SHOW_REFERENCES, arguments: [listed] } };
+    }
     const args: ShowJobCycleArgs = {
       uri: data.uri,
       position: lens.ttlKeySpan ? context.document.positionAt(lens.ttlKeySpan[0]) : null,
