@@ -29,6 +29,7 @@ import { fluxSubstitutionPid } from './flux-substitution-pid';
 import { fluxSubstitutionSyntax } from './flux-substitution-syntax';
 import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
 import { fluxVariablesUnknown } from './flux-variables-unknown';
+import { helmValuesFromMissing } from './helm-values-from-missing';
 import { jobArgoTemplate } from './job-argo-template';
 import { jobImmutableTemplate } from './job-immutable-template';
 import { kustomizeReference } from './kustomize-reference';
@@ -74,6 +75,7 @@ export const RULES: readonly Rule[] = [
   fluxDependsOnMissing,
   fluxDependsOnKind,
   fluxDependsOnCycle,
+  helmValuesFromMissing,
   // The contract file, checked by the contract loader and the entry checks.
   contractFileMissing,
   contractNoJob,
