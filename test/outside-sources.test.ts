@@ -180,7 +180,7 @@ describe("the contract's from items rot like every list", () => {
     const nobody = await auditFiles({ ...TWO_CLUSTERS, [CONTRACT]: declared('X', 'other-secrets') });
     assert.equal(
       only(nobody, 'contract-stale').message,
-      'The flux.variables item for Secret other-secrets is stale: no live Kustomization takes Secret other-secrets from outside the repository (where the repository shows it, its keys are read there). Remove the item.',
+      'The flux.variables item for Secret other-secrets is stale: no live Kustomization takes Secret other-secrets from outside the repository, and no live HelmRelease reads it (where the repository shows it, its keys are read there). Remove the item.',
     );
   });
 

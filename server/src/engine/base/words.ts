@@ -17,6 +17,11 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
   return found && found.distance < 3 ? found.candidate : null;
 }
 
+/** Close enough to be the name meant: at most two edits, and less than a third of the name. */
+export function isClose(name: string, distance: number): boolean {
+  return distance > 0 && distance <= 2 && distance * 3 <= name.length;
+}
+
 /** Levenshtein distance; anything at or above `bound` may be reported as `bound` (it cannot win). */
 function editDistance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) >= bound) return bound;

@@ -135,6 +135,8 @@ export interface FluxFacts {
   usesName(name: string): boolean;
   /** The outside sources live Kustomizations take, with the names used from each. */
   outsideSources(): readonly OutsideSource[];
+  /** The objects live HelmReleases read that nothing of their world creates (kind, name, namespace). */
+  helmOutside(): ReadonlyArray<{ kind: string; name: string; namespace: string | null }>;
 }
 
 /** `flux.roots`, `flux.sources`, `flux.substituteFrom` and `flux.variables` rot like the other lists. */
@@ -167,23 +169,25 @@ export function checkFluxEntries(contract: Contract, repository: FluxFacts): Fin
   (contract.flux.variables ?? []).forEach((variable, index) => {
     if (!repository.usesName(variable.name)) report(contractStale.meta, variable.span, `flux.variables[${index}] declares \${${variable.name}}, which no file uses. Remove the entry.`, variable.item);
   });
-  for (const finding of checkDeclaredSources(contract, repository.outsideSources())) findings.push(finding);
+  for (const finding of checkDeclaredSources(contract, repository.outsideSources(), repository.helmOutside())) findings.push(finding);
   return findings;
 }
 
 /**
  * `flux.variables` items with `from` rot too: a source no live Kustomization takes from outside the
- * repository (none takes it, or the repository now shows the object and its keys), and a name of
- * `names` that no file built with that source uses from it.
+ * repository and no live HelmRelease reads from outside (none takes it, or the repository now
+ * shows the object and its keys), and a name of `names` that no file built with that source uses
+ * from it.
  */
-function checkDeclaredSources(contract: Contract, sources: readonly OutsideSource[]): Finding[] {
+function checkDeclaredSources(contract: Contract, sources: readonly OutsideSource[], helm: ReturnType<FluxFacts['helmOutside']>): Finding[] {
   const lines = new LineIndex(contract.text);
   const findings: Finding[] = [];
   for (const declared of contract.flux.declaredSources) {
     const label = `${declared.kind} ${declared.name}`;
     const taken = sources.filter((source) => source.takers.some((t) => declares(declared, t.entry.ref, t.entry.namespace)));
-    if (taken.length === 0) {
-      const message = `The flux.variables item for ${label} is stale: no live Kustomization takes ${label} from outside the repository (where the repository shows it, its keys are read there). Remove the item.`;
+    const read = helm.some((ref) => ref.kind === declared.kind && declares(declared, { kind: declared.kind, name: ref.name, optional: false, file: '', span: [0, 0] }, ref.namespace));
+    if (taken.length === 0 && !read) {
+      const message = `The flux.variables item for ${label} is stale: no live Kustomization takes ${label} from outside the repository, and no live HelmRelease reads it (where the repository shows it, its keys are read there). Remove the item.`;
       findings.push(makeFinding(contractStale.meta, contract.path, lines, declared.span, message, null, [removeEntry(contract, lines, declared.item, 'flux.variables item')]));
       continue;
     }

@@ -1,7 +1,8 @@
 // Quick-fix edits of the contract's `flux.variables` for one outside source:
 // write its `from` item (with every name the repository uses from it, or
-// without names), or add the missing names to the item that is there. One
-// edit each, comments kept; the contract file is created when it is absent.
+// without names: also how an object a HelmRelease reads from outside is
+// declared), or add the missing names to the item that is there. One edit
+// each, comments kept; the contract file is created when it is absent.
 import { FLUX_VARIABLE_REASON_PLACEHOLDER } from '../base/placeholders';
 import type { SourceToDeclare } from '../flux/model/build';
 import { declares } from '../flux/model/variables';
@@ -32,6 +33,17 @@ export function declareSourceFixes(contract: Contract, source: SourceToDeclare):
   const without = existing ? null : declareEdit(contract, source, null);
   if (without) fixes.push({ title: `Declare ${label} in flux.variables without names (its names stay unknown, their uses unchecked)`, edits: [without] });
   return fixes;
+}
+
+/**
+ * The fix of an object a HelmRelease reads that the repository cannot show: its `from` item
+ * without names (it exists outside; what it holds is not the model's business). None where the
+ * contract already has an item for it or cannot be edited.
+ */
+export function declareObjectFix(contract: Contract, object: SourceToDeclare): Fix | null {
+  if (existingItem(contract, object)) return null;
+  const edit = declareEdit(contract, object, null);
+  return edit ? { title: `Declare ${sourceLabel(object)} in the contract's flux.variables as created outside the repository`, edits: [edit] } : null;
 }
 
 /** The fix of an undefined name that may come from an outside source: add it (and what else is missing) to the source's names. */

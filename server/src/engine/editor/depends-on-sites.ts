@@ -16,7 +16,7 @@
 // come before the index has seen the last keystroke.
 import { extractFacts } from '../flux/facts/extract';
 import type { DependsOnRef, FileFacts } from '../flux/facts/model';
-import { namePattern } from '../flux/model/gate';
+import { namePattern } from '../flux/model/names';
 import type { FluxGraph } from '../flux/model/graph';
 import type { World } from '../flux/model/world';
 import type { RepoIndex } from '../pipeline/repo-index';

@@ -30,6 +30,10 @@ export interface BuiltResource {
   name: string;
   /** False when the name's hash suffix depends on bytes the model did not read (a binary generator input). */
   nameKnown: boolean;
+  /** A generated object's name before its hash suffix (what a nameReference rewrites references to it from); absent without a suffix. */
+  unhashedName?: string;
+  /** The texts of the patches and replacements that changed it (what they may write beyond its metadata). */
+  writtenBy: readonly string[];
   labels: ReadonlyMap<string, string>;
   annotations: ReadonlyMap<string, string>;
   origin: Origin;
@@ -313,6 +317,7 @@ function absorb(ra: Res[], res: Res, file: string, span: Span): void {
 function finish(res: Res): BuiltResource {
   let name = res.name;
   let nameKnown = true;
+  const unhashed = res.generated?.needsHash ? { unhashedName: res.name } : {};
   if (res.generated?.needsHash) {
     name = `${name}-${generatedNameHash(res.kind === 'Secret' ? 'Secret' : 'ConfigMap', { data: res.generated.data.size > 0 ? res.generated.data : null, binaryData: res.generated.binaryData, type: res.generated.type })}`;
     nameKnown = res.generated.hashKnown;
@@ -323,6 +328,8 @@ function finish(res: Res): BuiltResource {
     namespace: res.namespace === '' ? null : res.namespace,
     name,
     nameKnown,
+    ...unhashed,
+    writtenBy: res.writtenBy ?? [],
     labels: res.labels ?? new Map(),
     annotations: res.annotations,
     origin: res.origin,

@@ -48,6 +48,8 @@ interface PatchBase {
   file: string;
   /** Where the patch text lives: its own file, or the kustomization file for an inline patch. */
   textFile: string;
+  /** The patch text (what it may write: the fields it names). */
+  text: string;
   target: CompiledSelector | null;
   allowNameChange: boolean;
   allowKindChange: boolean;
@@ -64,14 +66,14 @@ export function loadPatches(files: KustomizeFiles, k: Kustomization): { strategi
   };
 }
 
-function base(k: Kustomization, entry: PatchEntry, textFile: string): PatchBase {
+function base(k: Kustomization, entry: PatchEntry, textFile: string, text: string): PatchBase {
   let target: CompiledSelector | null = null;
   if (entry.target) {
     const compiled = compileSelector(entry.target);
     if (typeof compiled === 'string') fail('invalid-patch', compiled, k.file, entry.span);
     target = compiled;
   }
-  return { entry, file: k.file, textFile, target, allowNameChange: entry.options.get('allowNameChange') === true, allowKindChange: entry.options.get('allowKindChange') === true };
+  return { entry, file: k.file, textFile, text, target, allowNameChange: entry.options.get('allowNameChange') === true, allowKindChange: entry.options.get('allowKindChange') === true };
 }
 
 /** A patchesStrategicMerge entry: inline patch text when it parses as resources, else a file of patches. */
@@ -79,6 +81,7 @@ function loadStrategicMergeEntry(files: KustomizeFiles, k: Kustomization, entry:
   const written = entry.inline?.value ?? '';
   let docs = strategicMergeDocs(written);
   let textFile = k.file;
+  let patchText = written;
   if (docs === null || docs.length === 0) {
     const path = resolveIn(k.dir, written);
     const text = path === null ? undefined : files.read(path);
@@ -86,10 +89,11 @@ function loadStrategicMergeEntry(files: KustomizeFiles, k: Kustomization, entry:
       fail('invalid-patch', `trouble reading the patch file ${written}: ${path === null ? unreadable(written, path) : 'no such file or directory'}`, k.file, entry.span, path);
     docs = strategicMergeDocs(text);
     textFile = path;
+    patchText = text;
     if (docs === null) fail('invalid-patch', `the patch file ${written} holds no valid strategic-merge patch`, k.file, entry.span);
   }
   if (docs.length === 0) fail('invalid-patch', `patch appears to be empty; files=[${written}]`, k.file, entry.span);
-  return docs.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', doc }));
+  return docs.map((doc) => ({ ...base(k, entry, textFile, patchText), type: 'strategic-merge', doc }));
 }
 
 /** A `patches` or `patchesJson6902` entry: one JSON 6902 patch, or one strategic-merge patch per document. */
@@ -110,15 +114,15 @@ function loadPatch(files: KustomizeFiles, k: Kustomization, entry: PatchEntry): 
   if (entry.field === 'patchesJson6902') {
     if (!entry.target) fail('invalid-patch', 'must specify the target field in patchesJson6902', k.file, entry.span);
     if (json === null) fail('invalid-patch', `unable to decode the JSON 6902 patch of ${entry.path?.value ?? 'the inline patch'}`, k.file, entry.span);
-    return [{ ...base(k, entry, textFile), type: 'json6902', operations: json }];
+    return [{ ...base(k, entry, textFile, text), type: 'json6902', operations: json }];
   }
   const docs = strategicMergeDocs(text);
   const strategic = docs !== null && docs.length > 0 ? docs : null;
   if ((strategic !== null && json !== null) || text === '[]') fail('invalid-patch', `illegally qualifies as both an SM and JSON patch: [${text.slice(0, 80)}]`, k.file, entry.span);
   if (strategic === null && json === null) fail('invalid-patch', `unable to parse SM or JSON patch from [${text.slice(0, 80)}]`, k.file, entry.span);
   if (json !== null && !entry.target) fail('invalid-patch', `must specify a target for patch ${text.slice(0, 80)}`, k.file, entry.span);
-  if (json !== null) return [{ ...base(k, entry, textFile), type: 'json6902', operations: json }];
-  return strategic!.map((doc) => ({ ...base(k, entry, textFile), type: 'strategic-merge', doc }));
+  if (json !== null) return [{ ...base(k, entry, textFile, text), type: 'json6902', operations: json }];
+  return strategic!.map((doc) => ({ ...base(k, entry, textFile, text), type: 'strategic-merge', doc }));
 }
 
 /** The strategic-merge patches of a text (empty documents skipped); null when it is not resources. */

@@ -187,6 +187,7 @@ export function replacementStage(replacement: Replacement, documentField: Docume
   const failed = (message: string): never => fail('invalid-kustomization', message, replacement.file, replacement.span);
   return {
     what: `${replacement.file}: replacements`,
+    writes: replacement.targets.flatMap((target) => target.fieldPaths).join('\n'),
     wholeSet: true,
     appliesTo: () => false,
     select: (all) => {

@@ -39,6 +39,8 @@ export interface Res extends ResId {
   previous: ResId[];
   origin: Origin;
   generated: Generated | null;
+  /** What the patches and replacements that changed it may write (their texts), oldest first; absent when none did. */
+  writtenBy?: string[];
 }
 
 export function resourceFromDoc(doc: ResourceDoc, file: string): Res {

@@ -27,6 +27,8 @@ export interface TransformerStage {
   appliesTo(res: Res): boolean;
   /** It reads other resources (a replacement's source): a single document cannot be answered alone. */
   wholeSet?: boolean;
+  /** What it may write beyond the metadata the model follows, as text (a patch's, a replacement's target field paths): kept on each resource it changes. */
+  writes?: string;
 }
 
 const PREFIX_SKIPPED = (id: ResId) => id.kind === 'CustomResourceDefinition' || id.kind === 'Namespace' || (id.kind === 'APIService' && id.apiVersion.startsWith('apiregistration.k8s.io/'));
@@ -107,9 +109,11 @@ function uniqueTarget(all: Res[], patch: Patch, doc: StrategicMergeDoc): Res {
 
 function patchStage(patch: Patch): TransformerStage {
   const what = `${patch.file}: ${patch.entry.field}`;
+  const writes = patch.text;
   if (patch.type === 'json6902') {
     return {
       what,
+      writes,
       select: (all) => all.filter((res) => patch.target!.matches(res)),
       appliesTo: (res) => patch.target!.matches(res),
       step: (res) => {
@@ -122,10 +126,11 @@ function patchStage(patch: Patch): TransformerStage {
   const doc = patch.doc;
   if (patch.target) {
     const target = patch.target;
-    return { what, select: (all) => all.filter((res) => target.matches(res)), appliesTo: (res) => target.matches(res), step: (res) => applyStrategicMerge(res, patch, doc) };
+    return { what, writes, select: (all) => all.filter((res) => target.matches(res)), appliesTo: (res) => target.matches(res), step: (res) => applyStrategicMerge(res, patch, doc) };
   }
   return {
     what,
+    writes,
     select: (all) => [uniqueTarget(all, patch, doc)],
     appliesTo: (res) => anyIds(res).some((id) => sameId(id, doc.id)),
     step: (res) => applyStrategicMerge(res, patch, doc),
@@ -138,6 +143,7 @@ export function runStages(stages: TransformerStage[], all: Res[]): Res[] {
   for (const stage of stages) {
     const selected = new Set(stage.select(current));
     current = current.filter((res) => !selected.has(res) || stage.step(res) === 'kept');
+    if (stage.writes !== undefined) for (const res of selected) res.writtenBy = [...(res.writtenBy ?? []), stage.writes];
     stage.after?.(current);
   }
   return current;

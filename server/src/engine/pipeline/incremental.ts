@@ -215,14 +215,11 @@ export class DocumentSession {
       if (!summary.facts) continue;
       any = true;
       const shifted = shiftFacts(summary.facts, chunk.start, chunk.line);
-      merged.kustomizations.push(...shifted.kustomizations);
-      merged.variableSources.push(...shifted.variableSources);
-      merged.serviceAccounts.push(...shifted.serviceAccounts);
-      merged.serviceAccountUses.push(...shifted.serviceAccountUses);
-      merged.sources.push(...shifted.sources);
-      merged.syncs.push(...shifted.syncs);
-      merged.webhooks.push(...shifted.webhooks);
-      merged.artifacts.push(...shifted.artifacts);
+      // Every list of facts, in document order (a list left out here would vanish from the editor's model while typing).
+      for (const key of Object.keys(merged) as Array<keyof FileFacts>) {
+        const list = shifted[key];
+        if (Array.isArray(list)) (merged[key] as unknown[]).push(...(list as unknown[]));
+      }
       merged.kustomize ??= shifted.kustomize;
     }
     this.prune(this.summaries);

@@ -310,6 +310,11 @@ export class RepoIndex {
     return this.outside;
   }
 
+  /** The objects live HelmReleases read that nothing of their world creates (the contract's `from` items may declare them). */
+  helmOutside(): ReadonlyArray<{ kind: string; name: string; namespace: string | null }> {
+    return this.fluxGraph().helmOutside();
+  }
+
   /** The model's problems: references, invalid names, missing roots, and outside sources whose names cannot be known. */
   graphProblems(): GraphProblem[] {
     const graph = this.fluxGraph();

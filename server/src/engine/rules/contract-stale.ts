@@ -4,7 +4,8 @@
  * `serviceAccounts.external` account the repository now declares, or that no pod uses; a
  * `flux.substituteFrom` object nothing defines; a `flux.variables` name no file uses; a
  * `flux.variables` `from` item for a source no live Kustomization takes from outside the
- * repository, or a name of its `names` that no file built with that source uses.
+ * repository and no live HelmRelease reads from outside it, or a name of its `names` that no file
+ * built with that source uses.
  *
  * Why it matters: the contract is the written record of each exception; a record that no longer
  * matches what is applied is wrong in one of the two places.

@@ -31,6 +31,7 @@ import { fluxSubstitutionUndefined } from './flux-substitution-undefined';
 import { fluxSubstitutionType } from './flux-substitution-type';
 import { fluxSubstitutionNoPostbuild } from './flux-substitution-no-postbuild';
 import { fluxVariablesUnknown } from './flux-variables-unknown';
+import { helmValuesFromMissing } from './helm-values-from-missing';
 import { jobArgoTemplate } from './job-argo-template';
 import { jobImmutableTemplate } from './job-immutable-template';
 import { kustomizeReference } from './kustomize-reference';
@@ -78,6 +79,7 @@ export const RULES: readonly Rule[] = [
   fluxDependsOnMissing,
   fluxDependsOnKind,
   fluxDependsOnCycle,
+  helmValuesFromMissing,
   // The contract file, checked by the contract loader and the entry checks.
   contractFileMissing,
   contractNoJob,

@@ -1,10 +1,12 @@
 // What the dependsOn gate reads of one document: the `spec.dependsOn` entries
 // of a Flux Kustomization or HelmRelease (each names an object of the same
 // kind that must be Ready first; the namespace defaults to the dependent's),
-// and the HelmReleases themselves (the objects a HelmRelease's entries name).
+// and the HelmReleases themselves (the objects a HelmRelease's entries name),
+// with what they read before they install (helm-refs.ts).
 import { asSeq, findPair, getNode, getString, nodeSpan, ParsedDocument, YAMLMap } from '../../yaml/documents';
 import type { LineIndex } from '../../yaml/line-index';
 import type { DependsOnRef, HelmReleaseDecl } from './model';
+import { helmObjectRefs, isSuspended } from './helm-refs';
 
 export const HELM_GROUP = 'helm.toolkit.fluxcd.io/';
 
@@ -27,6 +29,7 @@ export function helmReleaseDecl(file: string, parsed: ParsedDocument, root: YAML
   const name = getString(doc, root, 'metadata', 'name');
   if (!name) return null;
   const span = nodeSpan(parsed, findPair(root, 'kind')?.key) ?? [parsed.base, parsed.base];
+  const spec = findPair(root, 'spec')?.value;
   return {
     file,
     name,
@@ -34,6 +37,9 @@ export function helmReleaseDecl(file: string, parsed: ParsedDocument, root: YAML
     namespace: getString(doc, root, 'metadata', 'namespace'),
     span,
     range: lines.range(span[0], span[1]),
-    dependsOn: dependsOnRefs(parsed, findPair(root, 'spec')?.value),
+    dependsOn: dependsOnRefs(parsed, spec),
+    refs: helmObjectRefs(parsed, spec),
+    suspended: isSuspended(parsed, spec),
+    targetNamespace: getString(doc, spec, 'targetNamespace'),
   };
 }

@@ -17,6 +17,7 @@ import {
   SOURCE_KINDS,
   SourceKind,
   VariableSource,
+  ObjectDecl,
 } from './model';
 import { kustomizeConfig, pathRef } from './kustomize-config';
 import { kustomizationPatch, readPostBuild } from './postbuild';
@@ -69,6 +70,9 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
       const source = sourceDecl(path, parsed, root, kind as SourceKind);
       if (source) facts.sources.push(source);
+    } else if ((kind === 'HelmRepository' || kind === 'HelmChart') && isSourceApi(apiVersion)) {
+      const name = getString(doc, root, 'metadata', 'name');
+      if (name) facts.chartSources.push({ kind, name, namespace: getString(doc, root, 'metadata', 'namespace'), file: path });
     } else if (kind === 'ResourceSet' && apiVersion.startsWith('fluxcd.controlplane.io/')) {
       resourceSetFacts(path, parsed, root, facts);
     } else if (kind === 'ArtifactGenerator' && apiVersion.startsWith('source.extensions.fluxcd.io/')) {
@@ -204,6 +208,8 @@ function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, f
   const inputs = (asSeq(doc, findPair(spec, 'inputs')?.value)?.items ?? []).map((item) => stringMap(parsed, item));
   const instances: Array<Record<string, string> | null> = findPair(spec, 'inputsFrom') || inputs.length === 0 ? [null] : inputs;
   const name = getString(doc, root, 'metadata', 'name') ?? '';
+  const template = getString(doc, spec, 'resourcesTemplate');
+  if (template !== null) facts.templated.push(...templatedObjects(file, template, instances, getString(doc, root, 'metadata', 'namespace')));
   for (const item of asSeq(doc, findPair(spec, 'resources')?.value)?.items ?? []) {
     const map = asMap(doc, item);
     const kind = getString(doc, map, 'kind');
@@ -229,9 +235,37 @@ function resourceSetFacts(file: string, parsed: ParsedDocument, root: YAMLMap, f
       } else if (kind !== null && SOURCE_KINDS.includes(kind) && isSourceApi(apiVersion)) {
         const source = sourceDecl(file, parsed, map, kind as SourceKind);
         if (source) facts.sources.push({ ...source, name: fill(source.name), url: source.url === null ? null : fill(source.url) });
+      } else if (kind !== null) {
+        const objectName = getString(doc, map, 'metadata', 'name');
+        const namespace = getString(doc, map, 'metadata', 'namespace');
+        if (objectName) facts.templated.push({ kind, apiVersion, name: fill(objectName), namespace: namespace === null ? null : fill(namespace), file });
       }
     }
   }
+}
+
+/**
+ * The objects a ResourceSet's `resourcesTemplate` makes (a text of YAML documents with `<< >>`
+ * placeholders), per input set; a document the reader cannot parse (template control flow) may
+ * make anything in the ResourceSet's namespace: kind `*`.
+ */
+function templatedObjects(file: string, template: string, instances: Array<Record<string, string> | null>, namespace: string | null): ObjectDecl[] {
+  const out: ObjectDecl[] = [];
+  for (const input of instances) {
+    const text = input ? template.replace(PLACEHOLDER, (whole, key: string) => input[key] ?? whole) : template;
+    for (const parsed of parseYamlFile(text)) {
+      const { doc } = parsed;
+      const map = asMap(doc, doc.contents);
+      const kind = getString(doc, map, 'kind');
+      const objectName = getString(doc, map, 'metadata', 'name');
+      if (parsed.errors.length > 0 || (doc.contents !== null && (!kind || !objectName))) {
+        out.push({ kind: '*', name: '*', namespace, file });
+        continue;
+      }
+      if (kind && objectName) out.push({ kind, apiVersion: getString(doc, map, 'apiVersion') ?? '', name: objectName, namespace: getString(doc, map, 'metadata', 'namespace'), file });
+    }
+  }
+  return out;
 }
 
 /**

@@ -24,6 +24,7 @@ export function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAML
     .filter((item) => getString(doc, item, 'patch') !== null)
     .map((item) => kustomizationPatch(parsed, file, item))
     .filter((patch) => (patch.postBuild !== null || patch.sourceRef) && (patch.targetKind === null || patch.targetKind === 'Kustomization'));
+  const configurations = refs('configurations').flatMap((ref) => (ref.path === null ? [] : [ref.path]));
   return {
     file,
     resources: refs('resources'),
@@ -32,10 +33,14 @@ export function kustomizeConfig(file: string, parsed: ParsedDocument, root: YAML
     kustomizationPatches,
     namespace: getString(doc, root, 'namespace'),
     generators: generatorsOf(parsed, root, dir),
-    reads: (asSeq(doc, findPair(root, 'replacements')?.value)?.items ?? [])
-      .map((item) => getString(doc, item, 'path'))
-      .flatMap((written) => (written === null ? [] : [joinRepoPath(dir, written)]))
-      .filter((path): path is string => path !== null),
+    reads: [
+      ...(asSeq(doc, findPair(root, 'replacements')?.value)?.items ?? [])
+        .map((item) => getString(doc, item, 'path'))
+        .flatMap((written) => (written === null ? [] : [joinRepoPath(dir, written)]))
+        .filter((path): path is string => path !== null),
+      ...configurations,
+    ],
+    ...(configurations.length > 0 ? { configurations } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface KustomizationPatch {
   postBuild: PostBuild | null;
   /** What the patch writes into `spec.sourceRef` (each field it sets), null when it leaves it alone. */
   sourceRef?: SourceRefPatch | null;
+  /** It nests a patch of HelmReleases that may change what they reference (valuesFrom, chartRef, sourceRef). */
+  writesHelmRefs?: boolean;
 }
 
 /** The fields of `spec.sourceRef` a patch sets (a field it leaves out keeps the child's own). */
@@ -134,7 +136,7 @@ export interface FluxKustomization {
   addPostBuild: EditTemplate | null;
 }
 
-/** A Flux HelmRelease, as the dependsOn gate sees it. */
+/** A Flux HelmRelease, as the dependsOn gate and the check of its references see it. */
 export interface HelmReleaseDecl {
   file: string;
   name: string;
@@ -144,6 +146,31 @@ export interface HelmReleaseDecl {
   span: [number, number];
   range: Range;
   dependsOn: DependsOnRef[];
+  /** What helm-controller needs before it installs: its `valuesFrom` objects, its chart's source. */
+  refs: HelmObjectRef[];
+  /** `spec.suspend: true`: helm-controller leaves it alone. */
+  suspended: boolean;
+  /** `spec.targetNamespace`: where its chart's objects go (null: the release's namespace). */
+  targetNamespace: string | null;
+}
+
+/**
+ * A HelmRelease's reference to an object helm-controller reads before it installs: a
+ * `spec.valuesFrom` entry (a ConfigMap or Secret of the release's namespace), `spec.chartRef`
+ * (an OCIRepository or HelmChart) or `spec.chart.spec.sourceRef` (a HelmRepository, GitRepository
+ * or Bucket); the namespace defaults to the release's.
+ */
+export interface HelmObjectRef {
+  field: 'valuesFrom' | 'chartRef' | 'sourceRef';
+  kind: string;
+  name: string;
+  /** As written (chartRef, sourceRef); null: the release's own. */
+  namespace: string | null;
+  /** `optional: true` (valuesFrom): helm-controller goes on without it. */
+  optional: boolean;
+  /** The entry (a valuesFrom item, the chartRef or sourceRef mapping), and its `name` value. */
+  span: [number, number];
+  nameSpan: [number, number];
 }
 
 /**
@@ -169,8 +196,10 @@ export interface KustomizeConfig {
   kustomizationPatches: KustomizationPatch[];
   namespace: string | null;
   generators: Generator[];
-  /** Other files kustomize reads to build the folder (`replacements` files): the kustomize model needs their text. */
+  /** Other files kustomize reads to build the folder (`replacements` and `configurations` files): the kustomize model needs their text. */
   reads?: string[];
+  /** The `configurations` files (transformer configs: a nameReference may rewrite a HelmRelease's valuesFrom). */
+  configurations?: string[];
 }
 
 /**
@@ -227,6 +256,20 @@ export interface FileFacts {
   /** ExternalArtifacts an ArtifactGenerator makes. */
   artifacts: ArtifactDecl[];
   helmReleases: HelmReleaseDecl[];
+  /** HelmRepositories and HelmCharts (the sources a HelmRelease's chart may name). */
+  chartSources: ObjectDecl[];
+  /** The other objects a Flux Operator ResourceSet's template makes (its Kustomizations and sources are above). */
+  templated: ObjectDecl[];
+}
+
+/** An object by kind, name and namespace, and the file that writes it. */
+export interface ObjectDecl {
+  /** `*`: a template the reader cannot follow, which may make anything in the namespace. */
+  kind: string;
+  name: string;
+  namespace: string | null;
+  file: string;
+  apiVersion?: string;
 }
 
 export function emptyFacts(): FileFacts {
@@ -242,6 +285,8 @@ export function emptyFacts(): FileFacts {
     webhooks: [],
     artifacts: [],
     helmReleases: [],
+    chartSources: [],
+    templated: [],
   };
 }
 

@@ -5,6 +5,7 @@
 import { asMap, asSeq, findPair, getNode, getString, isMap, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText } from '../../yaml/documents';
 import type { KustomizationPatch, Located, PostBuild, SourceRefPatch, SubstituteFromRef } from './model';
 import { parseLabelSelector } from './label-selector';
+import { mayWriteHelmRefs } from './helm-refs';
 
 export function readPostBuild(parsed: ParsedDocument, file: string, node: unknown): PostBuild | null {
   const { doc } = parsed;
@@ -46,10 +47,29 @@ export function kustomizationPatch(parsed: ParsedDocument, file: string, item: u
     targetLabels: labelSelector === null ? null : (parseLabelSelector(labelSelector) ?? [{ key: '', op: 'in', values: [] }]),
     postBuild: patchText.includes('postBuild') ? postBuildOfPatch(patchText, file, span) : null,
     sourceRef: patchText.includes('sourceRef') ? sourceRefOfPatch(patchText) : null,
+    ...(patchText.includes('HelmRelease') && nestsHelmRefPatch(patchText) ? { writesHelmRefs: true } : {}),
   };
 }
 
 const SOURCE_REF_FIELDS = ['kind', 'name', 'namespace'] as const;
+
+/**
+ * Whether a patch of Kustomizations writes into their `spec.patches` a patch that may change a
+ * HelmRelease's references (kustomize-controller applies it to what the child builds). A text the
+ * reader cannot follow (a JSON6902 list, YAML it cannot parse) counts as one that may.
+ */
+function nestsHelmRefPatch(patchText: string): boolean {
+  for (const parsed of parseYamlFile(patchText)) {
+    if (parsed.errors.length > 0 || !isMap(parsed.doc.contents)) return true;
+    const { doc } = parsed;
+    for (const item of asSeq(doc, getNode(doc, doc.contents, 'spec', 'patches'))?.items ?? []) {
+      const nested = getString(doc, item, 'patch') ?? '';
+      const kind = getString(doc, item, 'target', 'kind');
+      if ((kind === null || kind === 'HelmRelease') && mayWriteHelmRefs(nested)) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * The sourceRef fields a patch text sets: a strategic-merge patch (`spec.sourceRef`) or a JSON6902

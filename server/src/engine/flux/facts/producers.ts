@@ -79,6 +79,43 @@ export function mentionedSecrets(file: string, parsed: ParsedDocument, root: YAM
   return out;
 }
 
+/**
+ * The Secrets and ConfigMaps an operator makes for a custom resource, named after it, in its
+ * namespace (their keys are the operator's: a HelmRelease's valuesFrom may read them, substitution
+ * does not): an ObjectBucketClaim's ConfigMap and Secret of its own name, a CloudNativePG
+ * Cluster's `<name>-app` and `<name>-superuser`, a Crunchy PostgresCluster's `<name>-pguser-<user>`,
+ * and the like. By the API group its apiVersion starts with and its kind; each name a pattern.
+ */
+const OPERATOR_OUTPUTS: Array<{ group: string; kind: string; makes: Array<{ kind: 'Secret' | 'ConfigMap'; name: (own: string) => string }> }> = [
+  {
+    group: 'objectbucket.io/',
+    kind: 'ObjectBucketClaim',
+    makes: [
+      { kind: 'Secret', name: (own) => own },
+      { kind: 'ConfigMap', name: (own) => own },
+    ],
+  },
+  { group: 'postgresql.cnpg.io/', kind: 'Cluster', makes: [{ kind: 'Secret', name: (own) => `${own}-.+` }] },
+  { group: 'postgres-operator.crunchydata.com/', kind: 'PostgresCluster', makes: [{ kind: 'Secret', name: (own) => `${own}-.+` }] },
+  { group: 'acid.zalan.do/', kind: 'postgresql', makes: [{ kind: 'Secret', name: (own) => `.+\\.${own}\\.credentials\\.postgresql\\.acid\\.zalan\\.do` }] },
+  { group: 'rabbitmq.com/', kind: 'RabbitmqCluster', makes: [{ kind: 'Secret', name: (own) => `${own}-.+` }] },
+  { group: 'mongodbcommunity.mongodb.com/', kind: 'MongoDBCommunity', makes: [{ kind: 'Secret', name: (own) => `${own}-.+` }] },
+  { group: 'kafka.strimzi.io/', kind: 'Kafka', makes: [{ kind: 'Secret', name: (own) => `${own}-.+` }] },
+  { group: 'kafka.strimzi.io/', kind: 'KafkaUser', makes: [{ kind: 'Secret', name: (own) => own }] },
+  { group: 'ceph.rook.io/', kind: 'CephObjectStoreUser', makes: [{ kind: 'Secret', name: (own) => `rook-ceph-object-user-.+-${own}` }] },
+  { group: 'secretgenerator.mittwald.de/', kind: 'StringSecret', makes: [{ kind: 'Secret', name: (own) => own }] },
+  { group: 'secretgenerator.mittwald.de/', kind: 'BasicAuth', makes: [{ kind: 'Secret', name: (own) => own }] },
+  { group: 'secretgenerator.mittwald.de/', kind: 'SSHKeyPair', makes: [{ kind: 'Secret', name: (own) => own }] },
+];
+
+/** What the operator of a custom resource named `name` makes (each name an anchored pattern); empty for a kind this module does not know. */
+export function operatorOutputs(apiVersion: string, kind: string, name: string): Array<{ kind: 'Secret' | 'ConfigMap'; pattern: RegExp }> {
+  const own = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return OPERATOR_OUTPUTS.filter((entry) => entry.kind === kind && apiVersion.startsWith(entry.group)).flatMap((entry) =>
+    entry.makes.map((made) => ({ kind: made.kind, pattern: new RegExp(`^${made.name(own)}$`) })),
+  );
+}
+
 /** A Secret made by `producer`, with the keys found (values never shown) and, when they are not all known, why. */
 function made(
   producer: string,

@@ -47,9 +47,10 @@ export interface BuiltFile {
  * exist, leaves the repository, or closes a cycle), a variable name Flux rejects, a root it had to
  * assume, an outside source whose names the repository cannot show (once per source); and from the
  * dependsOn gate (gate.ts), an entry that names nothing Ready-able of its world, one that names
- * another kind, a cycle. The rules say which rule reports each kind (rules/registry.ts).
+ * another kind, a cycle; a HelmRelease reference nothing of its world creates (helm-refs.ts). The
+ * rules say which rule reports each kind (rules/registry.ts).
  */
-export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source' | 'depends-on-missing' | 'depends-on-kind' | 'depends-on-cycle';
+export type GraphProblemKind = 'broken-reference' | 'invalid-variable-name' | 'assumed-root' | 'outside-source' | 'depends-on-missing' | 'depends-on-kind' | 'depends-on-cycle' | 'helm-ref-missing';
 
 export interface GraphProblem {
   kind: GraphProblemKind;
@@ -59,7 +60,7 @@ export interface GraphProblem {
   severity?: 'error' | 'warning' | 'info';
   /** Other places the problem is about (each Kustomization that takes an outside source). */
   related?: RelatedLocation[];
-  /** outside-source: the source to declare, with every name the repository uses from it. */
+  /** outside-source: the source to declare, with every name the repository uses from it; helm-ref-missing: the object to declare (no names). */
   declare?: SourceToDeclare;
   /** A fix that replaces the text at `span` of the problem's file (a dependsOn name by the one meant). */
   replace?: { title: string; span: [number, number]; newText: string };

@@ -11,11 +11,11 @@
 // creates, and cycles. HelmReleases wait for HelmReleases the same way.
 import { push } from '../../base/collections';
 import { stronglyConnected } from '../../base/components';
-import { nearest } from '../../base/words';
+import { isClose, nearest } from '../../base/words';
 import type { DependsOnRef, FileFacts, HelmReleaseDecl } from '../facts/model';
-import { envsubst } from '../substitution/envsubst/template';
 import type { Build, GraphProblem } from './build';
 import type { Builder, World } from './world';
+import { Index, renderName, type Ident } from './names';
 
 export interface GateNode {
   builder: Builder;
@@ -48,14 +48,6 @@ export interface GateResult {
   /** Kustomizations Flux tries to build (applied, every dependency Ready): their build's problems are real. */
   attempted: Set<Builder>;
   problems: GraphProblem[];
-}
-
-/** A name as Flux sees it: the text, or a pattern where a variable nobody here fills stays in it. */
-type Name = string | RegExp;
-
-interface Ident {
-  name: Name;
-  namespace: string | null;
 }
 
 interface Release {
@@ -371,75 +363,6 @@ class Gate {
       });
     }
   }
-}
-
-/** Objects by name and namespace; names with a variable the files cannot fill match as patterns. */
-class Index<T> {
-  private readonly exact = new Map<string, Array<{ item: T; namespace: string | null }>>();
-  private readonly patterns: Array<{ item: T; pattern: RegExp; namespace: string | null }> = [];
-
-  constructor(items: readonly T[], ident: (item: T) => Ident) {
-    for (const item of items) {
-      const { name, namespace } = ident(item);
-      if (typeof name === 'string') push(this.exact, name, { item, namespace });
-      else this.patterns.push({ item, pattern: name, namespace });
-    }
-  }
-
-  /** The objects named `name` in `namespace` (either side unknown: any namespace). */
-  find(name: string, namespace: string | null): T[] {
-    const fits = (ns: string | null) => namespace === null || ns === null || ns === namespace;
-    const found = (this.exact.get(name) ?? []).filter((entry) => fits(entry.namespace)).map((entry) => entry.item);
-    if (found.length > 0) return found;
-    return this.patterns.filter((entry) => fits(entry.namespace) && entry.pattern.test(name)).map((entry) => entry.item);
-  }
-
-  literals(): Array<{ name: string; namespace: string | null }> {
-    const out: Array<{ name: string; namespace: string | null }> = [];
-    for (const [name, entries] of this.exact) for (const entry of entries) out.push({ name, namespace: entry.namespace });
-    return out;
-  }
-}
-
-/**
- * A name as Flux applies it: the parents' postBuild substitutes the spec of what they apply, so
- * `${APP}-db` is the value their variables give; a name they leave open (a secret, an undefined
- * variable, a ResourceSet's `<< inputs.x >>` from outside) is a pattern.
- */
-function renderName(written: string, substitutedBy: readonly Builder[]): Name {
-  if (!written.includes('${') && !written.includes('<<')) return written;
-  if (!written.includes('<<')) {
-    for (const builder of substitutedBy) {
-      const vars = builder.vars;
-      if (!vars?.substitutes) continue;
-      let open = false;
-      const rendered = envsubst(
-        written,
-        (name) => {
-          const defined = vars.defined.get(name);
-          if (!defined || defined.secret) open = true;
-          return defined?.value;
-        },
-        { strict: false },
-      );
-      if (rendered.ok && !open) return rendered.output;
-    }
-  }
-  return namePattern(written);
-}
-
-/** The names a written name may stand for: its `${…}` and `<< inputs.x >>` can be any text. */
-export function namePattern(written: string): RegExp {
-  const pattern = written
-    .split(/\$\{[^}]*\}+|<<[^>]*>>/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.+');
-  return new RegExp(`^${pattern}$`);
-}
-
-/** Close enough to be the name meant: at most two edits, and less than a third of the name. */
-function isClose(name: string, distance: number): boolean {
-  return distance > 0 && distance <= 2 && distance * 3 <= name.length;
 }
 
 function describeTarget(name: string, namespace: string | null, kind = 'Kustomization'): string {

@@ -22,6 +22,7 @@ import { Sources } from './sources';
 import { Walk } from './walk';
 import type { BuildEntry, Builder, World } from './world';
 import type { NeverBuilds } from './gate';
+import { helmRefs, type HelmOutsideRef, type HelmRefs } from './helm-refs';
 
 export interface GraphInput {
   files: ReadonlySet<string>;
@@ -96,6 +97,24 @@ export class FluxGraph {
     this.fallback = roots.fallback;
     new Walk(model).apply(chosen);
     this.reportFailures();
+    this.helm = helmRefs({
+      worlds: this.worlds,
+      live: this.live,
+      facts: input.facts,
+      entries: this.entries,
+      artifactOf: (b) => this.artifactOf(b),
+      sourceUrl: (b) => this.sources.declaredSource(b.kustomization.sourceKind, b.kustomization.sourceName ?? '', b.kustomization.file)?.url ?? null,
+      view: this.kustomize,
+      config: input.config,
+    });
+    for (const problem of this.helm.problems) this.report(problem);
+  }
+
+  private readonly helm: HelmRefs;
+
+  /** The references of live HelmReleases that nothing of their world creates, declared in the contract or not. */
+  helmOutside(): readonly HelmOutsideRef[] {
+    return this.helm.outside;
   }
 
   /** The artifact a live Kustomization builds from in its world (null: another repository's). */

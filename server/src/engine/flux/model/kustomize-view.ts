@@ -6,7 +6,7 @@
 // every folder's build is shared by all that reach it. Reads only what the
 // repository index keeps: the kustomization, patch and generator env files'
 // texts, and each resource document's header.
-import { KustomizeBuilder, type BuildOutcome } from '../../kustomize/build';
+import { KustomizeBuilder, type BuildOutcome, type BuiltResource, type Unmodelled } from '../../kustomize/build';
 import { optOutOf, type OptOutAnswer } from '../../kustomize/document-query';
 import { kustomizationFilesIn, type KustomizeFiles } from '../../kustomize/files';
 import type { ResourceDoc } from '../../kustomize/resource-docs';
@@ -68,6 +68,22 @@ export class KustomizeView {
   answers(k: FluxKustomization, artifact: ArtifactIndex): boolean {
     const outcome = this.outcome(k, artifact);
     return outcome !== null && outcome.status !== 'unsupported';
+  }
+
+  /** The text of a file the kustomize model reads whole (a kustomization, patch, replacements or configurations file). */
+  text(path: string): string | undefined {
+    return this.input.text(path);
+  }
+
+  /** The document headers of a YAML file, as the index read them. */
+  docs(path: string): readonly ResourceDoc[] {
+    return this.input.docs(path) ?? [];
+  }
+
+  /** What the build outputs, with the fields met on the way that the model leaves out; null where kustomize fails or the model cannot tell. */
+  output(k: FluxKustomization, artifact: ArtifactIndex): { resources: readonly BuiltResource[]; unmodelled: readonly Unmodelled[] } | null {
+    const outcome = this.outcome(k, artifact);
+    return outcome?.status === 'ok' ? outcome : null;
   }
 
   /** Per document of a resource file (by its header), how the build outputs it. */
