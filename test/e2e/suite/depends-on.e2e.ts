@@ -10,7 +10,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Control, readControl, waitForWidget } from './control';
-import { codeOf, cursorAt, describeDiagnostics, find, fixture, has, labelOf, lacks, only, ours, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
+import { codeOf, cursorAt, describeDiagnostics, find, fixture, has, labelOf, lacks, only, ours, removeAdded, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
 import { runtime } from './host';
 
 const kustomization = (name: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -50,11 +50,7 @@ suite(`dependsOn as you type (${runtime} extension host)`, function () {
     for (const [path, text] of Object.entries(ADDED)) await vscode.workspace.fs.writeFile(fixture(path), new TextEncoder().encode(text));
   });
 
-  suiteTeardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(fixture('deps'), { recursive: true });
-    await vscode.workspace.fs.delete(fixture('clusters/deps'), { recursive: true });
-  });
+  suiteTeardown(() => removeAdded(['deps', 'clusters/deps']));
 
   test('a dependsOn name typed wrong is squiggled; the completion offers the Kustomizations of its cluster, and the one chosen clears the squiggle', async function () {
     this.timeout(180_000); // the suggest widget, retried on a busy machine

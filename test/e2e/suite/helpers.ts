@@ -39,6 +39,20 @@ export function fixture(path: string): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, ...path.split('/'));
 }
 
+/**
+ * A suite's teardown: deletes the folders it added to the fixture copy, and waits until the
+ * workbench holds no diagnostic under them, so the next suite starts from what it can count.
+ */
+export async function removeAdded(folders: string[]): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  for (const folder of folders) await vscode.workspace.fs.delete(fixture(folder), { recursive: true });
+  const prefixes = folders.map((folder) => fixture(folder).toString() + '/');
+  await waitUntil(
+    () => vscode.languages.getDiagnostics().every(([uri, diagnostics]) => diagnostics.length === 0 || !prefixes.some((prefix) => uri.toString().startsWith(prefix))),
+    `no diagnostics left under ${folders.join(', ')}`,
+  );
+}
+
 export function codeOf(diagnostic: vscode.Diagnostic): string {
   const code = diagnostic.code;
   return String(typeof code === 'object' && code !== null ? code.value : code);

@@ -7,7 +7,7 @@
 // saved, the squiggle goes. Adds its files to the fixture copy and removes them.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { codeOf, find, fixture, has, hoverText, lacks, only, open, waitForDiagnostics, waitUntil } from './helpers';
+import { codeOf, find, fixture, has, hoverText, lacks, only, open, removeAdded, waitForDiagnostics, waitUntil } from './helpers';
 import { runtime } from './host';
 
 const RULE = 'flux-substitution-type';
@@ -57,11 +57,7 @@ suite(`A value Flux reads as another type (${runtime} extension host)`, function
     for (const [path, text] of Object.entries(ADDED)) await vscode.workspace.fs.writeFile(fixture(path), new TextEncoder().encode(text));
   });
 
-  suiteTeardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(fixture('apps/types'), { recursive: true });
-    await vscode.workspace.fs.delete(fixture('clusters/types'), { recursive: true });
-  });
+  suiteTeardown(() => removeAdded(['apps/types', 'clusters/types']));
 
   test('schedule: ${CRON}: the squiggle, the hover with the value, the quote fix that makes it go', async function () {
     this.timeout(120_000);
