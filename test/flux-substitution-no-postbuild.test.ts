@@ -6,9 +6,9 @@
 // the name is nobody's variable, and after the fix.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FileEdit, Finding } from '../server/src/engine/base/types';
+import type { Finding } from '../server/src/engine/base/types';
 import { auditFiles } from './helpers/memory-fs';
-import { applyFileEdits } from './helpers/table';
+import { applyRepositoryEdits } from './helpers/table';
 
 const RULE = 'flux-substitution-no-postbuild';
 
@@ -47,16 +47,6 @@ async function found(files: Record<string, string>): Promise<Finding[]> {
   return (await auditFiles(files)).findings.filter((f) => f.rule === RULE);
 }
 
-function applyFix(files: Record<string, string>, edits: FileEdit[]): Record<string, string> {
-  const out = { ...files };
-  for (const file of new Set(edits.map((edit) => edit.file)))
-    out[file] = applyFileEdits(
-      files[file],
-      edits.filter((edit) => edit.file === file),
-    );
-  return out;
-}
-
 describe('flux-substitution-no-postbuild', () => {
   test('a HelmRelease value with a sibling’s variable, built without postBuild: a warning, and the fix that adds the sibling’s substituteFrom', async () => {
     const files = repo({ 'helmrelease.yaml': HELMRELEASE('    replicaCount: ${COREDNS_REPLICAS}\n') });
@@ -72,7 +62,7 @@ describe('flux-substitution-no-postbuild', () => {
     );
     const [fix] = findings[0].fixes!;
     assert.equal(fix.title, 'Give Kustomization "coredns" the postBuild of "apps" (substituteFrom ConfigMap cluster-settings)');
-    const fixed = applyFix(files, fix.edits);
+    const fixed = applyRepositoryEdits(files, fix.edits);
     assert.equal(fixed['clusters/home/coredns.yaml'], ks('coredns', './coredns', POSTBUILD));
     const after = await auditFiles(fixed);
     assert.deepEqual(

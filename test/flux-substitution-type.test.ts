@@ -5,11 +5,11 @@
 // styles, go-yaml v2's types) is pinned case by case below.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FileEdit, Finding } from '../server/src/engine/base/types';
+import type { Finding } from '../server/src/engine/base/types';
 import { kustomizeStyle, reread, writtenByKustomize } from '../server/src/engine/flux/substitution/retype';
 import { fieldType } from '../server/src/engine/k8s/field-types';
 import { auditFiles } from './helpers/memory-fs';
-import { applyFileEdits } from './helpers/table';
+import { applyRepositoryEdits } from './helpers/table';
 
 const RULE = 'flux-substitution-type';
 
@@ -37,17 +37,6 @@ const HELMRELEASE = (values: string) =>
 const DEPLOYMENT = (replicas: string) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\n  namespace: default\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers:\n        - name: app\n          image: busybox\n`;
 
-/** The repository after a fix: each file's edits applied to it. */
-function applyFix(files: Record<string, string>, edits: FileEdit[]): Record<string, string> {
-  const out = { ...files };
-  for (const file of new Set(edits.map((edit) => edit.file)))
-    out[file] = applyFileEdits(
-      files[file],
-      edits.filter((edit) => edit.file === file),
-    );
-  return out;
-}
-
 function exact(f: Finding): string {
   const { start, end } = f.range;
   return `${f.file} [${start.line}, ${start.character}, ${end.line}, ${end.character}] ${f.severity}`;
@@ -68,7 +57,7 @@ describe('flux-substitution-type: the findings', () => {
     );
     const fix = found[0].fixes![0];
     assert.equal(fix.preferred, true);
-    const fixed = applyFix(files, fix.edits);
+    const fixed = applyRepositoryEdits(files, fix.edits);
     assert.match(fixed['apps/app.yaml'], /^ {2}schedule: \$\{quote\}\$\{CRON\}\$\{quote\}$/m);
     assert.match(fixed['clusters/home/apps.yaml'], /^ {6}quote: '"'$/m);
     assert.deepEqual(await typeFindings(fixed), [], 'after the fix Flux reads a string');
@@ -78,7 +67,7 @@ describe('flux-substitution-type: the findings', () => {
     const found = await typeFindings(repo({ CRON: '*/5 * * * *' }, CRONJOB('"${CRON}"')));
     assert.deepEqual(found.map(exact), ['apps/app.yaml [6, 13, 6, 20] error']);
     assert.match(found[0].message, /The quotes in the file do not help: kustomize writes the value again without them before Flux substitutes\. Wrap it as/);
-    const fixed = applyFix(repo({ CRON: '*/5 * * * *' }, CRONJOB('"${CRON}"')), found[0].fixes![0].edits);
+    const fixed = applyRepositoryEdits(repo({ CRON: '*/5 * * * *' }, CRONJOB('"${CRON}"')), found[0].fixes![0].edits);
     assert.match(fixed['apps/app.yaml'], /schedule: "\$\{quote\}\$\{CRON\}\$\{quote\}"/);
   });
 
@@ -129,7 +118,7 @@ describe('flux-substitution-type: the findings', () => {
     const found = await typeFindings(files);
     assert.equal(found.length, 1);
     assert.match(found[0].message, /`: ` starts a mapping/);
-    const fixed = applyFix(files, found[0].fixes![0].edits);
+    const fixed = applyRepositoryEdits(files, found[0].fixes![0].edits);
     assert.match(fixed['clusters/home/apps.yaml'], /^ {6}quote: "'"$/m);
     assert.deepEqual(await typeFindings(fixed), []);
   });

@@ -104,6 +104,17 @@ function offsetOf(text: string, position: { line: number; character: number }, w
 }
 
 /** Applies LSP-style edits (same-start edits in array order) to a text. */
+/** A repository after a fix: each file's edits applied to it (a fix may edit several files). */
+export function applyRepositoryEdits(files: Record<string, string>, edits: FileEdit[]): Record<string, string> {
+  const out = { ...files };
+  for (const file of new Set(edits.map((edit) => edit.file)))
+    out[file] = applyFileEdits(
+      files[file],
+      edits.filter((edit) => edit.file === file),
+    );
+  return out;
+}
+
 export function applyFileEdits(text: string, edits: FileEdit[]): string {
   const resolved = edits.map((edit, index) => ({
     start: offsetOf(text, edit.range.start, 'edit start'),
