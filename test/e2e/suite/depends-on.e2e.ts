@@ -10,7 +10,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Control, readControl, waitForWidget } from './control';
-import { codeOf, cursorAt, describeDiagnostics, find, fixture, has, labelOf, lacks, only, ours, removeAdded, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
+import { codeOf, cursorAt, describeDiagnostics, find, fixture, labelOf, lacks, only, ours, removeAdded, replaceAll, waitForDiagnostics, waitUntil } from './helpers';
 import { runtime } from './host';
 
 const kustomization = (name: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -40,6 +40,11 @@ const ADDED: Record<string, string> = {
   'deps/app/config.yaml': configMap('deps-app'),
 };
 
+async function definitionsAt(document: vscode.TextDocument, at: vscode.Position): Promise<Array<{ uri: vscode.Uri; range: vscode.Range }>> {
+  const locations = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', document.uri, at);
+  return locations.map((location) => ('targetUri' in location ? { uri: location.targetUri, range: location.targetRange } : location));
+}
+
 const SUGGEST = { selector: '.suggest-widget.visible', text: 'infra-controllers' };
 
 suite(`dependsOn as you type (${runtime} extension host)`, function () {
@@ -58,13 +63,17 @@ suite(`dependsOn as you type (${runtime} extension host)`, function () {
     await vscode.window.showTextDocument(document, { preview: false });
     const original = document.getText();
     try {
-      // The server reads the added files from the watcher: once it knows infra-controllers, the entry is fine.
+      // The server reads the added files from the watcher. "No squiggle yet" proves nothing before the
+      // server has published for this file, so wait for the state itself: the name resolves to its definition.
+      await waitUntil(async () => (await definitionsAt(document, find(document, 'infra-controllers').translate(0, 3))).length === 1, 'the server to know infra-controllers');
       await waitForDiagnostics(document.uri, lacks('flux-depends-on-missing'), 'the entry naming infra-controllers to resolve');
       await replaceAll(document, original.replace('- name: infra-controllers', '- name: infra-controlers'));
-      const squiggled = await waitForDiagnostics(document.uri, has('flux-depends-on-missing'), 'flux-depends-on-missing on the name typed wrong');
-      const [missing] = only(squiggled, 'flux-depends-on-missing');
       const name = find(document, 'infra-controlers');
-      assert.ok(missing.range.isEqual(new vscode.Range(name, name.translate(0, 'infra-controlers'.length))), `on the name: ${describeDiagnostics(document.uri)}`);
+      const typedWrong = new vscode.Range(name, name.translate(0, 'infra-controlers'.length));
+      // A publish for an earlier text may still arrive: wait for the one on the name as typed now.
+      const squiggled = await waitForDiagnostics(document.uri, (d) => only(d, 'flux-depends-on-missing').some((x) => x.range.isEqual(typedWrong)), 'flux-depends-on-missing on the name typed wrong');
+      const [missing] = only(squiggled, 'flux-depends-on-missing');
+      assert.ok(missing.range.isEqual(typedWrong), `on the name: ${describeDiagnostics(document.uri)}`);
       assert.match(missing.message, /waits for Kustomization "infra-controlers" \(namespace flux-system\), which no Kustomization of this world declares/);
       assert.match(missing.message, /The nearest existing name is "infra-controllers"\./);
 
@@ -113,9 +122,7 @@ suite(`dependsOn as you type (${runtime} extension host)`, function () {
 
   test('go to definition on a dependsOn name opens the metadata.name of the Kustomization it names', async () => {
     const document = await vscode.workspace.openTextDocument(fixture(APP));
-    const at = find(document, 'infra-controllers').translate(0, 3);
-    const locations = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', document.uri, at);
-    const targets = locations.map((location) => ('targetUri' in location ? { uri: location.targetUri, range: location.targetRange } : location));
+    const targets = await definitionsAt(document, find(document, 'infra-controllers').translate(0, 3));
     assert.strictEqual(targets.length, 1, JSON.stringify(targets));
     assert.strictEqual(targets[0].uri.toString(), fixture(INFRA).toString());
     const infra = await vscode.workspace.openTextDocument(fixture(INFRA));
