@@ -17,7 +17,7 @@ import { buildKustomization, type Build, type FluxBuildFailure, type GraphProble
 import { KustomizeView, type KustomizeInput } from './kustomize-view';
 import { Layout } from './layout';
 import { RootChoice } from './root-choice';
-import type { FluxConfig } from './roots';
+import type { FluxConfig, RootCandidate } from './roots';
 import { Sources } from './sources';
 import { Walk } from './walk';
 import type { BuildEntry, Builder, World } from './world';
@@ -97,6 +97,7 @@ export class FluxGraph {
     this.fallback = roots.fallback;
     new Walk(model).apply(chosen);
     this.reportFailures();
+    this.reportNothingApplied(chosen);
     this.helm = helmRefs({
       worlds: this.worlds,
       live: this.live,
@@ -111,6 +112,25 @@ export class FluxGraph {
   }
 
   private readonly helm: HelmRefs;
+
+  /**
+   * Flux Kustomizations are written here, yet from the roots chosen Flux applies none of the
+   * repository's files: an audit that checked nothing must not pass as clean. Said once.
+   */
+  private reportNothingApplied(roots: readonly RootCandidate[]): void {
+    if (this.kustomizations.length === 0 || [...this.entries.values()].some((entries) => entries.some((entry) => entry.role === 'resource'))) return;
+    // Where the model already said why (a root that fails, waits forever or starts from nothing), that is the one finding.
+    if (this.problems.some((problem) => problem.kind !== 'assumed-root')) return;
+    const first = this.kustomizations[0];
+    const from = roots.length === 0 ? 'no root was found' : `the roots found (${roots.map((root) => `"${root.kustomization.path ?? root.kustomization.pathAsWritten}"`).join(', ')}) apply none of them`;
+    this.report({
+      kind: 'assumed-root',
+      severity: 'warning',
+      file: first.file,
+      span: first.span,
+      message: `${this.kustomizations.length} Flux Kustomization(s) are written here, but ${from}: no file of this repository was checked as Flux applies it. Name the folders Flux starts from in flux.roots.`,
+    });
+  }
 
   /** The references of live HelmReleases that nothing of their world creates, declared in the contract or not. */
   helmOutside(): readonly HelmOutsideRef[] {

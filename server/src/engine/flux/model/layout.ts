@@ -49,6 +49,14 @@ export class Layout implements RepoLayout {
     return this.configs.get(dir);
   }
 
+  /** The folders a path with `${VAR}`s can name, each variable standing for one folder name (`clusters/${CLUSTER}`). */
+  dirsMatching(pathWithVariables: string): string[] {
+    const path = pathWithVariables.replace(/^\.?\//, '').replace(/\/+$/, '');
+    const literal = path.split(/\$\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'));
+    const pattern = new RegExp(`^${literal.join('[^/]+')}$`);
+    return [...this.dirs].filter((dir) => pattern.test(dir)).sort();
+  }
+
   /** The folders F for which `F/path` is a folder of the repository. */
   foldersHolding(path: string): string[] {
     const out: string[] = [];

@@ -7,11 +7,12 @@
 import { mostCommon, push } from '../../base/collections';
 import { componentSizes } from '../../base/components';
 import { dirnameOf } from '../../base/paths';
-import type { FileFacts, FluxKustomization } from '../facts/model';
+import type { FileFacts, FluxKustomization, SourceDecl, SyncDecl } from '../facts/model';
+import { envsubst } from '../substitution/envsubst/template';
 import { inRepository, type ArtifactIndex } from './artifact';
 import type { Build, GraphProblem } from './build';
 import type { Layout } from './layout';
-import { FluxConfig, RootCandidate, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
+import { FluxConfig, RootCandidate, sameRepository, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
 import type { Sources } from './sources';
 
 /** What root choice reads of the model being built. */
@@ -39,7 +40,7 @@ export class RootChoice {
     const unresolved: string[] = [];
     const syncs: RootCandidate[] = [];
     for (const facts of this.model.facts.values()) {
-      for (const sync of facts.syncs) {
+      for (const sync of facts.syncs.flatMap((written) => this.resolvedSyncs(written))) {
         const candidate = syncCandidate(sync, config, (path) => this.model.layout.foldersHolding(path));
         if ('unresolved' in candidate) unresolved.push(candidate.unresolved);
         else syncs.push(candidate);
@@ -58,12 +59,51 @@ export class RootChoice {
     const appliedAnywhere = (file: string) => [...reach.values()].some((files) => files.has(file));
     let current = syncs.filter((sync) => appliedAnywhere(sync.declaredIn!));
     if (current.length === 0 && bootstraps.length === 0) current = syncs;
-    const candidates = dedupe([...bootstraps, ...current], reach);
+    const kubectl = this.kubectlBootstraps(appliedAnywhere, [...bootstraps, ...current]);
+    for (const candidate of kubectl) reach.set(candidate, this.reachOf(candidate));
+    const candidates = dedupe([...bootstraps, ...current, ...kubectl], reach);
     if (candidates.length > 0) {
       this.reportAssumptions(candidates);
+      for (const candidate of candidates) if (reach.get(candidate)!.size === 0) this.reportEmptyRoot(candidate);
       return candidates;
     }
     return this.fallbackRoots(unresolved);
+  }
+
+  /**
+   * A sync path with a `${VAR}` (`kubernetes/clusters/${CLUSTER}/bootstrap`) is substituted by the
+   * Kustomization that applies the FluxInstance: the values of those that build its file. Without
+   * one, every existing folder the path can name is tried as a root; only those whose world applies
+   * the FluxInstance are kept (the current-sync check in choose).
+   */
+  private resolvedSyncs(sync: SyncDecl): SyncDecl[] {
+    if (!sync.pathAsWritten.includes('${')) return [sync];
+    const paths = new Set<string>();
+    for (const k of this.model.kustomizations) {
+      const substitute = k.postBuild?.substitute;
+      const artifact = substitute && substitute.size > 0 ? this.model.sources.ownArtifact(k) : null;
+      if (!substitute || !artifact) continue;
+      if (!this.model.buildOf(k, artifact).files.get(sync.file)?.some((entry) => entry.role === 'resource')) continue;
+      const rendered = envsubst(sync.pathAsWritten, (name) => substitute.get(name)?.value, { strict: true });
+      if (rendered.ok) paths.add(rendered.output);
+    }
+    if (paths.size === 0) for (const dir of this.model.layout.dirsMatching(sync.pathAsWritten)) paths.add(dir);
+    // Nothing fits: the sync as written, which starts from nothing (said once, reportEmptyRoot).
+    if (paths.size === 0) return [sync];
+    return [...paths].map((path) => ({ ...sync, pathAsWritten: path }));
+  }
+
+  /** A root Flux starts from that applies nothing: its sync fails (no such folder) or finds nothing to apply. Said at the path it syncs. */
+  private reportEmptyRoot(candidate: RootCandidate): void {
+    const k = candidate.kustomization;
+    const written = k.pathAsWritten;
+    const variable = /\$\{[^}]*\}/.exec(written);
+    // A folder that does not exist is the build's own error (spec.path does not exist): said there.
+    if (!variable && !this.model.layout.hasDir(k.path ?? written)) return;
+    const start = candidate.how === 'sync' ? `The ${candidate.via} in ${candidate.declaredIn} syncs` : `The root Kustomization "${k.name}" starts from`;
+    const why = variable ? `keeps ${variable[0]}: no Kustomization that applies it substitutes it, and no folder of the repository fits "${written}"` : 'holds nothing Flux applies';
+    const message = `${start} "${written}", which ${why}: Flux applies nothing from it, and nothing it would apply is checked. Fix the path, or name the folders Flux starts from in flux.roots.`;
+    this.model.report({ kind: 'broken-reference', severity: 'error', file: k.file, span: k.pathSpan ?? k.span, message });
   }
 
   /** One info per guess: the syncs that make the same guess (one per cluster) are named in the first one's message. */
@@ -88,22 +128,31 @@ export class RootChoice {
     }
     const name = mostCommon(counts) ?? 'flux-system';
     const kustomization = { ...probe, sourceName: name };
+    // The GitRepository of that name the root applies is this world's (one per cluster, each with its own spec.ignore).
+    const decl = this.declaredIn(build.files.keys(), name) ?? this.model.sources.declaredSource('GitRepository', name, `${root.path}/`);
     return {
       how: 'contract',
       kustomization,
-      source: { kind: 'GitRepository', name, namespace: null, url: this.model.sources.declaredSource('GitRepository', name, root.file)?.url ?? null, folder: null },
+      source: { kind: 'GitRepository', name, namespace: decl?.namespace ?? null, url: decl?.url ?? null, folder: null, ...(decl ? { decl } : {}) },
       declaredIn: null,
       assumption: null,
     };
+  }
+
+  /** The first GitRepository called `name` written in these files. */
+  private declaredIn(files: Iterable<string>, name: string): SourceDecl | undefined {
+    for (const file of files) {
+      const found = this.model.facts.get(file)?.sources.find((source) => source.kind === 'GitRepository' && source.name === name);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** No root: every Kustomization (of the most used GitRepository) that no other builds and that lies outside every other's path. */
   private fallbackRoots(unresolved: string[]): RootCandidate[] {
     if (this.model.kustomizations.length === 0) return [];
     this.fallback = true;
-    const counts = new Map<string, number>();
-    for (const k of this.model.kustomizations) if (k.sourceKind === 'GitRepository' && k.sourceName) counts.set(k.sourceName, (counts.get(k.sourceName) ?? 0) + 1);
-    const name = mostCommon(counts) ?? 'flux-system';
+    const name = mostCommon(countSourceNames(this.model.kustomizations)) ?? 'flux-system';
     const ours = this.model.kustomizations.filter((k) => k.sourceKind === 'GitRepository' && (k.sourceName ?? name) === name);
     const source: SourceIdentity = { kind: 'GitRepository', name, namespace: null, url: null, folder: null };
     const artifact = this.model.sources.repositoryArtifact(name);
@@ -119,6 +168,9 @@ export class RootChoice {
         if (dir === '') return false;
       }
     };
+    const roots = ours.filter((k) => !builtByOther.has(k) && !insideAnother(k));
+    // No root at all: the graph says once that nothing was checked (reportNothingApplied).
+    if (roots.length === 0) return [];
     const first = this.model.kustomizations[0];
     const why = unresolved.length > 0 ? ` (${unresolved.join('; ')})` : '';
     this.model.report({
@@ -128,7 +180,7 @@ export class RootChoice {
       severity: 'info',
       message: `No root found: no gotk-sync.yaml or other Kustomization that applies itself, no FluxInstance sync, no flux.roots in the contract${why}. Every Kustomization that nothing else here builds is taken as a root; name the folders Flux starts from in flux.roots to check exactly what Flux applies.`,
     });
-    return ours.filter((k) => !builtByOther.has(k) && !insideAnother(k)).map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
+    return roots.map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
   }
 
   /**
@@ -150,6 +202,47 @@ export class RootChoice {
     }
     const sizes = componentSizes(this.model.kustomizations, (k) => edges.get(k) ?? []);
     return this.model.kustomizations.filter((k) => sizes.get(k)! > 1 || (edges.get(k) ?? []).includes(k));
+  }
+
+  /**
+   * What `kubectl apply -k F` bootstraps (a cluster set up by hand or by a script): a folder with a
+   * kustomization file, that nothing found so far applies, whose build holds a GitRepository of
+   * this repository and a Flux Kustomization on it. The folder is a root of its own world, its
+   * GitRepository the source of that world. "This repository": the URL of a root found, or, with
+   * none, the GitRepository name most Kustomizations here name.
+   */
+  private kubectlBootstraps(applied: (file: string) => boolean, found: readonly RootCandidate[]): RootCandidate[] {
+    const urls = found.map((candidate) => candidate.source.url).filter((url): url is string => url !== null);
+    const ours = urls.length > 0 ? null : mostCommon(countSourceNames(this.model.kustomizations));
+    const isOurs = (source: SourceDecl) => (ours === null ? urls.some((url) => sameRepository(url, source.url)) : source.name === ours);
+    const out: RootCandidate[] = [];
+    const tried = new Set<string>();
+    for (const facts of this.model.facts.values()) {
+      for (const source of facts.sources) {
+        if (source.kind !== 'GitRepository' || applied(source.file) || !isOurs(source)) continue;
+        const config = this.nearestConfig(source.file);
+        if (!config || tried.has(config.file)) continue;
+        tried.add(config.file);
+        const dir = dirnameOf(config.file);
+        const probe = syntheticKustomization(source.name, source.namespace, config.file, [0, 0], dir, 'GitRepository', source.name);
+        const built = this.model.buildOf(probe, this.model.sources.repositoryArtifact(null)).files;
+        const onIt = (k: FluxKustomization) => k.sourceKind === 'GitRepository' && k.sourceName === source.name && sameNamespace(k.sourceNamespace ?? k.namespace, source.namespace);
+        const bundled = built.has(source.file) && [...built.keys()].some((file) => (this.model.byFile.get(file) ?? []).some(onIt));
+        if (!bundled) continue;
+        const identity: SourceIdentity = { kind: 'GitRepository', name: source.name, namespace: source.namespace, url: source.url, folder: null, decl: source };
+        out.push({ how: 'bootstrap', kustomization: probe, source: identity, declaredIn: null, assumption: null });
+      }
+    }
+    return out;
+  }
+
+  /** The kustomization file of the file's folder or of the nearest folder above it that has one. */
+  private nearestConfig(file: string): { file: string } | undefined {
+    for (let dir = dirnameOf(file); ; dir = dirnameOf(dir)) {
+      const config = this.model.layout.configIn(dir);
+      if (config) return config;
+      if (dir === '') return undefined;
+    }
   }
 
   /** The files a candidate's world applies (for the checks between candidates). */
@@ -232,4 +325,15 @@ function coveredBy(c: RootCandidate, other: RootCandidate, reach: Map<RootCandid
   // Mutual (each applies the other): keep the first of the two.
   if (mine.has(other.kustomization.file)) return c.kustomization.file + c.kustomization.name > other.kustomization.file + other.kustomization.name;
   return true;
+}
+
+/** How many Kustomizations name each GitRepository. */
+function countSourceNames(kustomizations: readonly FluxKustomization[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of kustomizations) if (k.sourceKind === 'GitRepository' && k.sourceName) counts.set(k.sourceName, (counts.get(k.sourceName) ?? 0) + 1);
+  return counts;
+}
+
+function sameNamespace(a: string | null, b: string | null): boolean {
+  return a === null || b === null || a === b;
 }

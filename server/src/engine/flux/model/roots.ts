@@ -6,7 +6,7 @@
 // a file no world applies is stale; a candidate another one applies is part
 // of that world) and falls back to "every Kustomization nothing else builds"
 // only when none does.
-import type { FluxKustomization, SubstituteFromRef, SourceKind, SyncDecl } from '../facts/model';
+import type { FluxKustomization, SourceDecl, SubstituteFromRef, SourceKind, SyncDecl } from '../facts/model';
 import type { DeclaredSource, ExternalVariable } from './variables';
 
 /** What the contract tells the model (contract.md, `flux:`). */
@@ -33,6 +33,12 @@ export interface SourceIdentity {
    * for an OCI artifact CI pushes from it, or a folder that is a Git repository of its own.
    */
   folder: string | null;
+  /**
+   * The source object itself, where the root shows it: one cluster's GitRepository of several
+   * with the same name (each with its own `spec.ignore`). Every Kustomization of the world that
+   * names the source builds from this object, not from the same-named one nearest to its file.
+   */
+  decl?: SourceDecl;
 }
 
 export interface RootCandidate {
@@ -42,6 +48,8 @@ export interface RootCandidate {
   source: SourceIdentity;
   /** For syncs: the file that must be applied for the sync to be current. */
   declaredIn: string | null;
+  /** For syncs: how the sync is written (`FluxInstance`, `HelmRelease values`, `chart values`). */
+  via?: string;
   /** Why the candidate's source folder is a guess, when it is. */
   assumption: string | null;
   /** The same guess made for other syncs has the same key: said once (d2-fleet syncs one artifact per cluster). */
@@ -86,7 +94,7 @@ export function syncCandidate(sync: SyncDecl, config: FluxConfig, folderOf: (pat
   const path = sync.pathAsWritten.replace(/^\.?\//, '').replace(/\/+$/, '');
   const kustomization = syntheticKustomization(sync.name, sync.namespace, sync.file, sync.span, path, sync.kind, sync.name);
   const source: SourceIdentity = { kind: sync.kind, name: sync.name, namespace: sync.namespace, url: sync.url, folder: null };
-  const base: RootCandidate = { how: 'sync', kustomization, source, declaredIn: sync.file, assumption: null };
+  const base: RootCandidate = { how: 'sync', kustomization, source, declaredIn: sync.file, via: sync.via, assumption: null };
   const mapped = config.sources.find((s) => s.kind === sync.kind && s.name === sync.name && (s.namespace === null || s.namespace === sync.namespace));
   if (mapped) return { ...base, source: { ...source, folder: mapped.path } };
   if (sync.kind === 'GitRepository') return base;

@@ -30,7 +30,8 @@ export class Sources {
 
   identityOf(k: FluxKustomization): SourceIdentity {
     const name = k.sourceName ?? '';
-    return { kind: k.sourceKind, name, namespace: k.sourceNamespace ?? k.namespace, url: this.declaredSource(k.sourceKind, name, k.file)?.url ?? null, folder: this.ownFolder(k) };
+    const decl = this.declaredSource(k.sourceKind, name, k.file);
+    return { kind: k.sourceKind, name, namespace: k.sourceNamespace ?? k.namespace, url: decl?.url ?? null, folder: this.ownFolder(k), ...(decl ? { decl } : {}) };
   }
 
   /**
@@ -75,7 +76,11 @@ export class Sources {
   }
 
   repositoryArtifact(sourceName: string | null, near = ''): ArtifactIndex {
-    const decl = sourceName === null ? undefined : this.declaredSource('GitRepository', sourceName, near);
+    return this.artifactOfRepository(sourceName === null ? undefined : this.declaredSource('GitRepository', sourceName, near));
+  }
+
+  /** The whole repository as this GitRepository object's artifact (its `spec.ignore`), or with no object. */
+  artifactOfRepository(decl: SourceDecl | undefined): ArtifactIndex {
     const key = decl ? `${REPOSITORY_ARTIFACT_KEY}:${decl.file}:${decl.span[0]}` : REPOSITORY_ARTIFACT_KEY;
     return this.artifact(key, () =>
       makeArtifact(key, decl ? `GitRepository ${decl.name}` : 'the repository', '', this.ignoreFiles, decl?.ignore ?? null, decl ? `spec.ignore of GitRepository ${decl.name} (${decl.file})` : ''),
@@ -119,8 +124,9 @@ export class Sources {
     const sameName = k.sourceKind === source.kind && (k.sourceName ?? source.name) === source.name;
     const namespace = k.sourceNamespace ?? k.namespace;
     if (sameName && (namespace === null || source.namespace === null || namespace === source.namespace)) {
-      if (source.folder !== null) return this.folderArtifact(source.kind, source.name, source.folder, this.declaredSource(source.kind, source.name, k.file));
-      return source.kind === 'GitRepository' ? this.repositoryArtifact(source.name, k.file) : null;
+      const decl = source.decl ?? this.declaredSource(source.kind, source.name, k.file);
+      if (source.folder !== null) return this.folderArtifact(source.kind, source.name, source.folder, decl);
+      return source.kind === 'GitRepository' ? this.artifactOfRepository(decl) : null;
     }
     if (k.sourceKind === 'ExternalArtifact') return this.generatedArtifact(k, world);
     // Another GitRepository object for the same repository (another branch, a ResourceSet's preview).
