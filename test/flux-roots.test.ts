@@ -56,6 +56,54 @@ describe('roots: a folder bootstrapped with kubectl apply -k', () => {
   });
 });
 
+describe('roots: what is no kubectl bootstrap', () => {
+  const files = {
+    'clusters/mgmt/flux-system/gotk-sync.yaml': `${gitRepository('https://github.com/example/home-ops', ['/archive/'])}---\n${ks('flux-system', './clusters/mgmt')}`,
+    'clusters/mgmt/apps.yaml': ks('apps', './apps/mgmt', SUBSTITUTE),
+    'apps/mgmt/config.yaml': SCRIPT,
+  };
+  const bundle = (dir: string, path: string) => ({
+    [`${dir}/kustomization.yaml`]: 'resources:\n  - sync.yaml\n',
+    [`${dir}/sync.yaml`]: `${gitRepository('https://github.com/example/home-ops', ['/archive/'])}---\n${ks('old-apps', path, SUBSTITUTE)}`,
+  });
+
+  test('a template whose Kustomization syncs a folder that does not exist (a script copies and fills it in): no root, no error', async () => {
+    assert.deepEqual(await model({ ...files, ...bundle('clusters/template/flux-system', './clusters/cluster-name') }), ['flux-substitution-undefined apps/mgmt/config.yaml:7:10']);
+  });
+
+  test('a bundle in a folder its own GitRepository ignores (an archived cluster): no root', async () => {
+    assert.deepEqual(await model({ ...files, ...bundle('archive/old/flux', './archive/old/apps'), 'archive/old/apps/config.yaml': SCRIPT }), ['flux-substitution-undefined apps/mgmt/config.yaml:7:10']);
+  });
+
+  test('negative control: the same bundle outside the ignored folder, syncing a folder that exists, is a root', async () => {
+    assert.deepEqual(await model({ ...files, ...bundle('old/flux', './old/apps'), 'old/apps/config.yaml': SCRIPT }), [
+      'flux-substitution-undefined apps/mgmt/config.yaml:7:10',
+      'flux-substitution-undefined old/apps/config.yaml:7:10',
+    ]);
+  });
+});
+
+describe('roots: an OCI artifact pushed from the repository root', () => {
+  // d2-fleet: the FluxInstance syncs clusters/prod from an OCIRepository that CI pushes with path "./".
+  const instance = `apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  sync:\n    kind: OCIRepository\n    url: oci://ghcr.io/example/fleet\n    ref: latest\n    path: clusters/prod\n`;
+  const files = {
+    'clusters/prod/flux-system/flux-instance.yaml': instance,
+    'clusters/prod/tenants.yaml': ks('tenants', './tenants', SUBSTITUTE, 'flux-system', 'OCIRepository'),
+    'tenants/config.yaml': SCRIPT,
+  };
+
+  test('the assumed artifact is the repository itself: the world is walked and its files checked', async () => {
+    const result = await model(files);
+    assert.ok(result.includes('flux-substitution-undefined tenants/config.yaml:7:10'), result.join('\n'));
+    assert.ok(!result.some((finding) => finding.startsWith('kustomize-reference')), result.join('\n'));
+  });
+
+  test('negative control: a Kustomization on another OCIRepository is not that world', async () => {
+    const result = await model({ ...files, 'clusters/prod/tenants.yaml': ks('tenants', './tenants', SUBSTITUTE, 'elsewhere', 'OCIRepository') });
+    assert.ok(!result.includes('flux-substitution-undefined tenants/config.yaml:7:10'), result.join('\n'));
+  });
+});
+
 describe('roots: a FluxInstance sync path with ${VAR}', () => {
   const release = (path: string) =>
     `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  interval: 1h\n  chartRef:\n    kind: OCIRepository\n    name: flux-instance\n  values:\n    instance:\n      sync:\n        kind: GitRepository\n        url: https://github.com/example/home-ops\n        path: ${path}\n`;

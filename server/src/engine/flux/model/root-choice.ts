@@ -95,6 +95,9 @@ export class RootChoice {
 
   /** A root Flux starts from that applies nothing: its sync fails (no such folder) or finds nothing to apply. Said at the path it syncs. */
   private reportEmptyRoot(candidate: RootCandidate): void {
+    // An assumed folder (an OCI artifact pushed from somewhere) is said by its assumption; only a
+    // GitRepository of this repository shows what the root really holds.
+    if (candidate.assumption !== null || candidate.source.kind !== 'GitRepository') return;
     const k = candidate.kustomization;
     const written = k.pathAsWritten;
     const variable = /\$\{[^}]*\}/.exec(written);
@@ -223,10 +226,16 @@ export class RootChoice {
         const config = this.nearestConfig(source.file);
         if (!config || tried.has(config.file)) continue;
         tried.add(config.file);
+        // Its own GitRepository must fetch the folder (an archived cluster its spec.ignore leaves out is no root).
+        const artifact = this.model.sources.artifactOfRepository(source);
+        if (!artifact.holds(config.file)) continue;
         const dir = dirnameOf(config.file);
         const probe = syntheticKustomization(source.name, source.namespace, config.file, [0, 0], dir, 'GitRepository', source.name);
-        const built = this.model.buildOf(probe, this.model.sources.repositoryArtifact(null)).files;
-        const onIt = (k: FluxKustomization) => k.sourceKind === 'GitRepository' && k.sourceName === source.name && sameNamespace(k.sourceNamespace ?? k.namespace, source.namespace);
+        const built = this.model.buildOf(probe, artifact).files;
+        // A Kustomization on it whose folder exists: one whose path names no folder is a template a
+        // script copies and fills in (clusters/template syncing ./clusters/cluster-name), not a cluster.
+        const onIt = (k: FluxKustomization) =>
+          k.sourceKind === 'GitRepository' && k.sourceName === source.name && sameNamespace(k.sourceNamespace ?? k.namespace, source.namespace) && k.path !== null && this.model.layout.hasDir(k.path);
         const bundled = built.has(source.file) && [...built.keys()].some((file) => (this.model.byFile.get(file) ?? []).some(onIt));
         if (!bundled) continue;
         const identity: SourceIdentity = { kind: 'GitRepository', name: source.name, namespace: source.namespace, url: source.url, folder: null, decl: source };

@@ -104,7 +104,8 @@ export function syncCandidate(sync: SyncDecl, config: FluxConfig, folderOf: (pat
     const shown = folders[0] === '' ? 'the repository root' : `${folders[0]}/`;
     const assumption = `${sync.via} syncs ${sync.kind} ${sync.name} (${sync.url ?? 'no url'}), which the repository cannot show; assumed it holds ${shown}, the only folder with ${path}/. Say so in flux.sources to be sure.`;
     const assumptionKey = `${sync.via}|${sync.kind}|${sync.name}|${sync.url}|${folders[0]}`;
-    return { ...base, source: { ...source, folder: folders[0] === '' ? null : folders[0] }, assumption, assumptionKey };
+    // '' is the repository root as the artifact's root (null would be no artifact of this repository at all).
+    return { ...base, source: { ...source, folder: folders[0] }, assumption, assumptionKey };
   }
   return {
     unresolved: `${sync.via} in ${sync.file} syncs ${sync.kind} ${sync.name}, an artifact this repository cannot show (${folders.length === 0 ? `no folder holds ${path}/` : `${folders.length} folders hold ${path}/`}): declare the folder it holds in flux.sources`,
