@@ -420,6 +420,11 @@ export class RepoIndex {
     return false;
   }
 
+  /** What one file tells the model (null: nothing, or no such file). */
+  factsOf(path: string): FileFacts | null {
+    return this.facts.get(path) ?? null;
+  }
+
   allFacts(): IterableIterator<FileFacts> {
     return this.facts.values();
   }
