@@ -3,15 +3,8 @@
 // (pipeline/affected.ts). The audit itself is the normal, full one; the CLI
 // keeps the findings of these files.
 import type { RepoFs } from '../engine/base/repo-fs';
-import { affectedFiles, revisionView } from '../engine/pipeline/affected';
-import { buildRepoIndex, readContract } from '../engine/pipeline/audit';
+import { affectedFiles, revisionViewOf } from '../engine/pipeline/affected';
 import { repositoryAt } from '../node/git-changes';
-
-/** The model of one revision, built as the language server builds it (the same reads, the same values). */
-async function viewOf(fs: RepoFs, files: string[], contractPath: string | undefined) {
-  const { contract } = await readContract(fs, { contractPath });
-  return { contract, view: revisionView(await buildRepoIndex(fs, files, contract)) };
-}
 
 /**
  * The files (relative to `root`) the change can affect, null for every file. `current` lists
@@ -27,8 +20,8 @@ export async function affectedSince(
 ): Promise<Set<string> | null> {
   if (changed.size === 0) return new Set();
   const sorted = [...files].sort();
-  const after = await viewOf(current, sorted, contractPath);
+  const after = await revisionViewOf(current, sorted, contractPath);
   const at = await repositoryAt(root, revision, current, sorted, changed);
-  const before = await viewOf(at.fs, at.files, contractPath);
+  const before = await revisionViewOf(at.fs, at.files, contractPath);
   return affectedFiles({ files: changed, before: before.view, after: after.view, contract: { before: before.contract, after: after.contract } });
 }

@@ -9,8 +9,10 @@
 import type { Contract } from '../contract/model';
 import type { Finding } from '../base/types';
 import type { Builder } from '../flux/model/world';
-import type { AuditResult } from './audit';
-import type { RepoIndex } from './repo-index';
+import type { RepoFs } from '../base/repo-fs';
+import { parseYamlFile } from '../yaml/documents';
+import { buildRepoIndex, readContract, type AuditResult } from './audit';
+import { detached, namesUsedIn, type RepoIndex } from './repo-index';
 
 /** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
 export interface BuilderView {
@@ -24,7 +26,7 @@ export interface BuilderView {
   /** Whether Flux substitutes what it builds. */
   substitutes: boolean;
   /** The names its postBuild defines: findings in its siblings' files name them. */
-  defines: string;
+  defines: string[];
   /** Everything the model says of it (definition, builds, variables, gate): any difference is a change. */
   signature: string;
 }
@@ -33,8 +35,31 @@ export interface BuilderView {
 export interface RevisionView {
   /** Live Kustomizations by world, file, namespace and name. */
   builders: Map<string, BuilderView>;
+  /** The `${NAME}` names each file that uses one uses. */
+  uses: Map<string, string[]>;
   /** ServiceAccount names each file declares, creates or runs pods as (pod-service-account-undeclared reads them across files). */
   accounts: Map<string, { declares: string[]; uses: string[] }>;
+}
+
+/** The contract and the view of one revision, its index built as the language server builds it (the same reads on both sides). */
+export async function revisionViewOf(fs: RepoFs, files: string[], contractPath: string | undefined): Promise<{ contract: Contract; view: RevisionView }> {
+  const { contract } = await readContract(fs, { contractPath });
+  const index = await buildRepoIndex(fs, files, contract);
+  await readPlainNames(fs, index);
+  return { contract, view: revisionView(index) };
+}
+
+/**
+ * The index reads the names a file uses only where an outside source needs them; the view also
+ * needs those of the files built without substitution (a sibling's new name reaches them).
+ */
+async function readPlainNames(fs: RepoFs, index: RepoIndex): Promise<void> {
+  for (const [path, entries] of index.fluxGraph().allEntries()) {
+    if (entries.every((entry) => entry.builder.vars?.substitutes)) continue;
+    if (index.namesUsedBy(path).length > 0) continue;
+    const read = await fs.read(path);
+    if (read.kind === 'text' && read.text.includes('${')) index.setUses(path, detached(namesUsedIn(parseYamlFile(read.text))));
+  }
 }
 
 /** The view of one revision's repository index. */
@@ -59,7 +84,7 @@ export function revisionView(index: RepoIndex): RevisionView {
       builds: [...built.keys()].sort(),
       sources: (builder.vars?.sources ?? []).map((source) => source.file),
       substitutes: builder.vars?.substitutes ?? false,
-      defines: [...(builder.vars?.defined.keys() ?? [])].sort().join(' '),
+      defines: [...(builder.vars?.defined.keys() ?? [])].sort(),
       signature: JSON.stringify(shape, mapsAsEntries),
     });
   }
@@ -71,7 +96,12 @@ export function revisionView(index: RepoIndex): RevisionView {
     const uses = facts.serviceAccountUses.map((sa) => sa.name);
     if (declares.length > 0 || uses.length > 0) accounts.set(file, { declares, uses });
   }
-  return { builders, accounts };
+  const uses = new Map<string, string[]>();
+  for (const file of index.filePaths()) {
+    const names = index.namesUsedBy(file);
+    if (names.length > 0) uses.set(file, names);
+  }
+  return { builders, uses, accounts };
 }
 
 function builderKey(builder: Builder): string {
@@ -127,18 +157,24 @@ export function affectedFiles(change: Change): Set<string> | null {
   const contract = contractChange(change.contract.before, change.contract.after);
   if (contract.everything) return null;
   const affected = new Set([...change.files, ...contract.entryFiles]);
-  const touchedWorlds = new Set<string>();
+  /** Per world, the names some Kustomization of it now defines or no longer does (or substitutes or no longer does). */
+  const redefined = new Map<string, Set<string>>();
   for (const key of new Set([...change.before.builders.keys(), ...change.after.builders.keys()])) {
     const [old, now] = [change.before.builders.get(key), change.after.builders.get(key)];
     if (!touches(change.files, old, now)) continue;
     for (const view of [old, now]) if (view) for (const file of [view.definition, ...view.builds]) affected.add(file);
-    if (old?.defines !== now?.defines || old?.substitutes !== now?.substitutes) touchedWorlds.add((old ?? now)!.world);
+    const names = redefinedNames(old, now);
+    if (names.length > 0) redefined.set((old ?? now)!.world, new Set([...(redefined.get((old ?? now)!.world) ?? []), ...names]));
   }
   // A file built without substitution is told which sibling Kustomization of its world defines a
   // name it writes (flux-substitution-no-postbuild, the undefined-name hints): a change to what the
-  // siblings define reaches it.
+  // siblings define reaches the files that write those names.
   for (const view of [change.before, change.after])
-    for (const builder of view.builders.values()) if (touchedWorlds.has(builder.world) && !builder.substitutes) for (const file of builder.builds) affected.add(file);
+    for (const builder of view.builders.values()) {
+      const names = redefined.get(builder.world);
+      if (!names || builder.substitutes) continue;
+      for (const file of builder.builds) if ((view.uses.get(file) ?? []).some((name) => names.has(name))) affected.add(file);
+    }
   for (const file of accountDependents(change)) affected.add(file);
   if (contractFileAffected(change, affected)) affected.add(change.contract.after.path);
   return affected;
@@ -148,6 +184,13 @@ export function affectedFiles(change: Change): Set<string> | null {
 function touches(files: ReadonlySet<string>, old: BuilderView | undefined, now: BuilderView | undefined): boolean {
   if (!old || !now || old.signature !== now.signature) return true;
   return [old, now].some((view) => [view.definition, ...view.builds, ...view.sources].some((file) => files.has(file)));
+}
+
+/** The names one Kustomization defines in one revision and not the other (all of them where it starts or stops substituting). */
+function redefinedNames(old: BuilderView | undefined, now: BuilderView | undefined): string[] {
+  const defined = (view: BuilderView | undefined) => new Set(view?.substitutes ? view.defines : []);
+  const [before, after] = [defined(old), defined(now)];
+  return [...[...before].filter((name) => !after.has(name)), ...[...after].filter((name) => !before.has(name))];
 }
 
 /** The files whose pods run as a ServiceAccount a changed file declares (or creates), in either revision. */
