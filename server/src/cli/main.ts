@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // flux-job-guard: the CLI face of the engine (cli.md).
-//   audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet]
+//   audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--changed-since REV]
 //   envsubst [--var NAME=VALUE]... [--env] [--strict]
 //   lsp --stdio
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +13,9 @@ import { gitHeadReader } from '../node/git-head';
 import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
+import { affectedSince } from './changed-since';
+import { changesSince } from '../node/git-changes';
+import { restrictTo } from '../engine/pipeline/affected';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
@@ -20,12 +23,13 @@ import { VERSION } from '../shared/version';
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
 Usage:
-  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N]
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N] [--changed-since REV]
   flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
   flux-job-guard lsp --stdio                                         the language server
   flux-job-guard --version | --help
 
 --git (the default in a git checkout) compares Jobs with git HEAD for job-immutable-template; --no-git turns that off.
+--changed-since REV reports only the findings of the files the change since REV (git diff REV, untracked files too) can affect.
 Exit status: 0 no error finding, 1 at least one error finding, 2 usage error or unreadable input.
 `;
 
@@ -74,10 +78,12 @@ interface AuditArgs {
   git: boolean;
   /** Worker threads for the audit; null: one per core. */
   threads: number | null;
+  /** Report only the files the change since this git revision can affect; null: every file. */
+  changedSince: string | null;
 }
 
 function parseAuditArgs(args: string[]): AuditArgs {
-  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null };
+  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null, changedSince: null };
   let dirSeen = false;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
@@ -94,7 +100,10 @@ function parseAuditArgs(args: string[]): AuditArgs {
     } else if (flag === '--quiet' || flag === '-q') parsed.quiet = true;
     else if (flag === '--git') parsed.git = true;
     else if (flag === '--no-git') parsed.git = false;
-    else if (flag === '--threads') {
+    else if (flag === '--changed-since') {
+      parsed.changedSince = value();
+      if (parsed.changedSince === '') throw new UsageError('--changed-since needs a git revision');
+    } else if (flag === '--threads') {
       parsed.threads = Number(value());
       if (!Number.isSafeInteger(parsed.threads) || parsed.threads < 1) throw new UsageError('--threads must be a positive whole number');
     } else if (flag === '--max-file-size') {
@@ -143,13 +152,21 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       return 2;
     }
   }
-  const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
   const root = (fs as NodeRepoFs).root ?? dir;
+  // Asked before the audit: a revision git cannot resolve is a usage error, said at once.
+  const changes = options.changedSince === null ? null : await changesSince(root, options.changedSince);
+  if (changes && !changes.ok) {
+    io.stderr(`flux-job-guard: ${changes.message}\n`);
+    return 2;
+  }
+  const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
   // Listed once: the count decides the threads, and the audit walks the same list.
   const files = await fs.listFiles();
   const listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
   const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined);
-  const result = await audit(listed, { contractPath, head, executor });
+  const full = await audit(listed, { contractPath, head, executor });
+  // The one full audit, restricted to the files the change can affect: their findings are exactly the full audit's.
+  const result = changes ? restrictTo(full, await affectedSince(root, changes.revision, listed, files, changes.files, contractPath)) : full;
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
   io.stdout(output);

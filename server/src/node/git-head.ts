@@ -8,7 +8,8 @@ import type { HeadReader } from '../engine/pipeline/repo-analysis';
 
 const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 
-function git(root: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+/** Runs the user's git in `root`; never throws (a failure is `ok: false` with git's stderr). */
+export function git(root: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('git', ['-C', root, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 10000, env: GIT_ENV }, (error, stdout, stderr) =>
       resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) }),
@@ -81,16 +82,23 @@ class CatFile {
 /** A HeadReader for `root`, or null when `root` is not inside a git checkout with a HEAD (or git is missing). */
 export async function gitHeadReader(root: string): Promise<HeadReader | null> {
   const check = await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  if (!check.ok) return null;
+  return check.ok ? revisionReader(root, 'HEAD') : null;
+}
+
+/**
+ * Reads files (relative to `root`) as they are at `revision`, a name git has already resolved:
+ * the text, null when the file is not there, undefined when git cannot tell.
+ */
+export function revisionReader(root: string, revision: string): HeadReader {
   let batch: CatFile | null = null;
   return async (path) => {
     // A path with a line break cannot be one request line: ask git for it on its own.
     if (/[\r\n]/.test(path)) {
-      const shown = await git(root, ['show', `HEAD:./${path}`]);
+      const shown = await git(root, ['show', `${revision}:./${path}`]);
       if (shown.ok) return shown.stdout;
       return /does not exist|exists on disk, but not in/.test(shown.stderr) ? null : undefined;
     }
     batch ??= new CatFile(root);
-    return batch.read(`HEAD:./${path}`);
+    return batch.read(`${revision}:./${path}`);
   };
 }

@@ -420,6 +420,17 @@ export class RepoIndex {
     return false;
   }
 
+  /** The `${NAME}` names a file uses: its YAML's, or a generator input's text and env lines. */
+  namesUsedBy(path: string): string[] {
+    const input = this.inputs.get(path);
+    return [...(this.uses.get(path) ?? []), ...(input?.uses ?? []), ...(input?.envUses ?? [])];
+  }
+
+  /** What one file tells the model (null: nothing, or no such file). */
+  factsOf(path: string): FileFacts | null {
+    return this.facts.get(path) ?? null;
+  }
+
   allFacts(): IterableIterator<FileFacts> {
     return this.facts.values();
   }

@@ -1,0 +1,226 @@
+// Which files a change can affect (the CLI's `audit --changed-since`): the
+// files that changed, every file of each Flux Kustomization whose definition,
+// built files, variable sources or generator inputs changed (or whose place in
+// the model did: its path, its variables, its dependsOn gate), and the Jobs
+// whose contract entries changed. Worked out from the engine's own model of
+// both revisions, so it cannot disagree with what the audit reports: the CLI
+// runs the one full audit and keeps the findings of these files. Pure: the
+// caller gives the model of each revision and the paths that differ.
+import type { Contract } from '../contract/model';
+import type { Finding } from '../base/types';
+import type { Builder } from '../flux/model/world';
+import type { RepoFs } from '../base/repo-fs';
+import { parseYamlFile } from '../yaml/documents';
+import { buildRepoIndex, readContract, type AuditResult } from './audit';
+import { detached, namesUsedIn, type RepoIndex } from './repo-index';
+
+/** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
+export interface BuilderView {
+  /** The file that defines it. */
+  definition: string;
+  world: string;
+  /** Every file its build takes in: resources, patches, kustomization files, generator inputs. */
+  builds: string[];
+  /** What its build reads besides: the files of its variable sources. */
+  sources: string[];
+  /** Whether Flux substitutes what it builds. */
+  substitutes: boolean;
+  /** The names its postBuild defines: findings in its siblings' files name them. */
+  defines: string[];
+  /** Everything the model says of it (definition, builds, variables, gate): any difference is a change. */
+  signature: string;
+}
+
+/** What one revision's model says that decides which files a change reaches. */
+export interface RevisionView {
+  /** Live Kustomizations by world, file, namespace and name. */
+  builders: Map<string, BuilderView>;
+  /** The `${NAME}` names each file that uses one uses. */
+  uses: Map<string, string[]>;
+  /** ServiceAccount names each file declares, creates or runs pods as (pod-service-account-undeclared reads them across files). */
+  accounts: Map<string, { declares: string[]; uses: string[] }>;
+}
+
+/** The contract and the view of one revision, its index built as the language server builds it (the same reads on both sides). */
+export async function revisionViewOf(fs: RepoFs, files: string[], contractPath: string | undefined): Promise<{ contract: Contract; view: RevisionView }> {
+  const { contract } = await readContract(fs, { contractPath });
+  const index = await buildRepoIndex(fs, files, contract);
+  await readPlainNames(fs, index);
+  return { contract, view: revisionView(index) };
+}
+
+/**
+ * The index reads the names a file uses only where an outside source needs them; the view also
+ * needs those of the files built without substitution (a sibling's new name reaches them).
+ */
+async function readPlainNames(fs: RepoFs, index: RepoIndex): Promise<void> {
+  for (const [path, entries] of index.fluxGraph().allEntries()) {
+    if (entries.every((entry) => entry.builder.vars?.substitutes)) continue;
+    if (index.namesUsedBy(path).length > 0) continue;
+    const read = await fs.read(path);
+    if (read.kind === 'text' && read.text.includes('${')) index.setUses(path, detached(namesUsedIn(parseYamlFile(read.text))));
+  }
+}
+
+/** The view of one revision's repository index. */
+export function revisionView(index: RepoIndex): RevisionView {
+  const graph = index.fluxGraph();
+  const builds = new Map<Builder, Map<string, unknown[]>>();
+  for (const [file, entries] of graph.allEntries()) {
+    for (const { builder, ...entry } of entries) {
+      let files = builds.get(builder);
+      if (!files) builds.set(builder, (files = new Map<string, unknown[]>()));
+      files.set(file, [...(files.get(file) ?? []), entry]);
+    }
+  }
+  const builders = new Map<string, BuilderView>();
+  for (const builder of graph.liveBuilders()) {
+    const built = builds.get(builder) ?? new Map<string, unknown[]>();
+    const k = builder.kustomization;
+    const shape = { k, postBuild: builder.postBuild, vars: builder.vars, built: [...built].sort(byKey), gate: graph.neverBuilds().get(builder) ?? null };
+    builders.set(builderKey(builder), {
+      definition: k.file,
+      world: builder.world.label,
+      builds: [...built.keys()].sort(),
+      sources: (builder.vars?.sources ?? []).map((source) => source.file),
+      substitutes: builder.vars?.substitutes ?? false,
+      defines: [...(builder.vars?.defined.keys() ?? [])].sort(),
+      signature: JSON.stringify(shape, mapsAsEntries),
+    });
+  }
+  const accounts = new Map<string, { declares: string[]; uses: string[] }>();
+  for (const file of index.filePaths()) {
+    const facts = index.factsOf(file);
+    if (!facts) continue;
+    const declares = [...facts.serviceAccounts.map((sa) => sa.name), ...facts.accountCreators.flatMap((creator) => creator.names)];
+    const uses = facts.serviceAccountUses.map((sa) => sa.name);
+    if (declares.length > 0 || uses.length > 0) accounts.set(file, { declares, uses });
+  }
+  const uses = new Map<string, string[]>();
+  for (const file of index.filePaths()) {
+    const names = index.namesUsedBy(file);
+    if (names.length > 0) uses.set(file, names);
+  }
+  return { builders, uses, accounts };
+}
+
+function builderKey(builder: Builder): string {
+  const k = builder.kustomization;
+  return JSON.stringify([builder.world.label, k.file, k.namespace, k.name]);
+}
+
+function byKey([a]: [string, unknown], [b]: [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** JSON of the model's data: Maps as their entries (a signature must see what they hold). */
+function mapsAsEntries(_key: string, value: unknown): unknown {
+  return value instanceof Map ? [...value.entries()] : value;
+}
+
+/** How the contract changed: `everything` when a setting every file depends on did (rules, include, ttl.required, flux.*, ...). */
+export interface ContractChange {
+  everything: boolean;
+  /** The files named by an entry of noFinishTimeout or otherFinishTimeout that was added, removed or changed. */
+  entryFiles: string[];
+}
+
+/** Keys that say where something is written, not what: moving a line of the contract changes no finding elsewhere. */
+const POSITION_KEYS = new Set(['text', 'span', 'spans', 'item', 'includeSpan', 'nameSpan', 'range', 'line', 'fileAsWritten']);
+
+function withoutPositions(_key: string, value: unknown): unknown {
+  if (value instanceof Map) return [...value.entries()];
+  if (value && typeof value === 'object' && !Array.isArray(value)) return Object.fromEntries(Object.entries(value).filter(([key]) => !POSITION_KEYS.has(key)));
+  return value;
+}
+
+export function contractChange(before: Contract, after: Contract): ContractChange {
+  const rest = (contract: Contract) => JSON.stringify({ ...contract, noFinishTimeout: [], otherFinishTimeout: [] }, withoutPositions);
+  const entries = (contract: Contract) => new Map([...contract.noFinishTimeout, ...contract.otherFinishTimeout].map((entry) => [JSON.stringify(entry, withoutPositions), entry.file]));
+  const [old, now] = [entries(before), entries(after)];
+  const entryFiles = new Set<string>();
+  for (const [key, file] of old) if (!now.has(key)) entryFiles.add(file);
+  for (const [key, file] of now) if (!old.has(key)) entryFiles.add(file);
+  return { everything: rest(before) !== rest(after), entryFiles: [...entryFiles].sort() };
+}
+
+export interface Change {
+  /** Paths that differ between the revisions (added, deleted, modified; both sides of a rename). */
+  files: ReadonlySet<string>;
+  before: RevisionView;
+  after: RevisionView;
+  contract: { before: Contract; after: Contract };
+}
+
+/** The files whose findings the change can alter; null: every file (a setting of the contract that every file depends on changed). */
+export function affectedFiles(change: Change): Set<string> | null {
+  const contract = contractChange(change.contract.before, change.contract.after);
+  if (contract.everything) return null;
+  const affected = new Set([...change.files, ...contract.entryFiles]);
+  /** Per world, the names some Kustomization of it now defines or no longer does (or substitutes or no longer does). */
+  const redefined = new Map<string, Set<string>>();
+  for (const key of new Set([...change.before.builders.keys(), ...change.after.builders.keys()])) {
+    const [old, now] = [change.before.builders.get(key), change.after.builders.get(key)];
+    if (!touches(change.files, old, now)) continue;
+    for (const view of [old, now]) if (view) for (const file of [view.definition, ...view.builds]) affected.add(file);
+    const names = redefinedNames(old, now);
+    if (names.length > 0) redefined.set((old ?? now)!.world, new Set([...(redefined.get((old ?? now)!.world) ?? []), ...names]));
+  }
+  // A file built without substitution is told which sibling Kustomization of its world defines a
+  // name it writes (flux-substitution-no-postbuild, the undefined-name hints): a change to what the
+  // siblings define reaches the files that write those names.
+  for (const view of [change.before, change.after])
+    for (const builder of view.builders.values()) {
+      const names = redefined.get(builder.world);
+      if (!names || builder.substitutes) continue;
+      for (const file of builder.builds) if ((view.uses.get(file) ?? []).some((name) => names.has(name))) affected.add(file);
+    }
+  for (const file of accountDependents(change)) affected.add(file);
+  if (contractFileAffected(change, affected)) affected.add(change.contract.after.path);
+  return affected;
+}
+
+/** A Kustomization is touched when it is new or gone, when the model says anything else of it, or when a file it reads changed. */
+function touches(files: ReadonlySet<string>, old: BuilderView | undefined, now: BuilderView | undefined): boolean {
+  if (!old || !now || old.signature !== now.signature) return true;
+  return [old, now].some((view) => [view.definition, ...view.builds, ...view.sources].some((file) => files.has(file)));
+}
+
+/** The names one Kustomization defines in one revision and not the other (all of them where it starts or stops substituting). */
+function redefinedNames(old: BuilderView | undefined, now: BuilderView | undefined): string[] {
+  const defined = (view: BuilderView | undefined) => new Set(view?.substitutes ? view.defines : []);
+  const [before, after] = [defined(old), defined(now)];
+  return [...[...before].filter((name) => !after.has(name)), ...[...after].filter((name) => !before.has(name))];
+}
+
+/** The files whose pods run as a ServiceAccount a changed file declares (or creates), in either revision. */
+function accountDependents(change: Change): string[] {
+  const names = new Set<string>();
+  for (const view of [change.before, change.after]) for (const file of change.files) for (const name of view.accounts.get(file)?.declares ?? []) names.add(name);
+  if (names.size === 0) return [];
+  const out: string[] = [];
+  for (const view of [change.before, change.after]) for (const [file, { uses }] of view.accounts) if (uses.some((name) => names.has(name))) out.push(file);
+  return out;
+}
+
+/**
+ * The contract file's findings check its entries against the files they name, and its lists against
+ * the whole repository (folders, names used, objects and ServiceAccounts declared): it is affected
+ * when it changed, when an affected file is named by an entry, and when a changed file tells the
+ * model something (in either revision).
+ */
+function contractFileAffected(change: Change, affected: ReadonlySet<string>): boolean {
+  const { before, after } = change.contract;
+  if (change.files.has(after.path) || change.files.has(before.path)) return true;
+  if ([...before.noFinishTimeout, ...before.otherFinishTimeout, ...after.noFinishTimeout, ...after.otherFinishTimeout].some((entry) => affected.has(entry.file))) return true;
+  const shapesModel = (view: RevisionView) => [...view.builders.values()].some((builder) => [builder.definition, ...builder.sources].some((file) => change.files.has(file)));
+  return shapesModel(change.before) || shapesModel(change.after) || [...change.files].some((file) => change.before.accounts.has(file) || change.after.accounts.has(file));
+}
+
+/** The audit's result restricted to some files: their findings exactly, counted again (the Job counts stay the whole repository's). */
+export function restrictTo(result: AuditResult, files: ReadonlySet<string> | null): AuditResult {
+  if (files === null) return result;
+  const findings = result.findings.filter((finding) => files.has(finding.file));
+  const count = (severity: Finding['severity']) => findings.filter((finding) => finding.severity === severity).length;
+  return { ...result, findings, summary: { ...result.summary, errors: count('error'), warnings: count('warning') } };
+}

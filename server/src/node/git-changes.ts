@@ -1,0 +1,57 @@
+// What changed since a git revision, for `audit --changed-since REV`: the
+// paths that differ between REV and the working tree (staged or not,
+// untracked files git does not ignore, deletions, both sides of a rename), and
+// the repository as it was at REV, for the model of that revision. The user's
+// own git does the work; nothing here runs code from the repository.
+import type { ReadResult, RepoFs } from '../engine/base/repo-fs';
+import { git, revisionReader } from './git-head';
+
+export type ChangesSince = { ok: true; revision: string; files: Set<string> } | { ok: false; message: string };
+
+/** NUL-separated output of git `-z`: the paths, without the empty last item. */
+function paths(stdout: string): string[] {
+  return stdout.split('\0').filter((path) => path !== '');
+}
+
+/** git's message, one line: what a user needs to see of it. */
+function gitMessage(stderr: string): string {
+  return stderr.trim().split('\n').join(' ') || 'git failed without a message';
+}
+
+/** The files below `root` (paths relative to it) that differ between `rev` and the working tree. */
+export async function changesSince(root: string, rev: string): Promise<ChangesSince> {
+  const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
+  if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `--changed-since needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
+  // Resolved first, to a commit: a revision that starts with "-" is never read as an option, and
+  // the diff below names an object, not a path.
+  const resolved = await git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]);
+  if (!resolved.ok) return { ok: false, message: `--changed-since: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
+  const revision = resolved.stdout.trim();
+  // --no-renames: a rename is its two paths, and both matter (the old one's builders lost a file).
+  const diff = await git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']);
+  if (!diff.ok) return { ok: false, message: `--changed-since: git diff ${rev} failed (git: ${gitMessage(diff.stderr)})` };
+  const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
+  if (!untracked.ok) return { ok: false, message: `--changed-since: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
+  return { ok: true, revision, files: new Set([...paths(diff.stdout), ...paths(untracked.stdout)]) };
+}
+
+/**
+ * The repository as it was at `revision`: the working tree (`current`, its files listed in
+ * `files`) with each changed path read from git instead. Files git does not track and that did
+ * not change (ignored ones) are the same on both sides, so they cannot look like a change.
+ */
+export async function repositoryAt(root: string, revision: string, current: RepoFs, files: readonly string[], changed: ReadonlySet<string>): Promise<{ fs: RepoFs; files: string[] }> {
+  const read = revisionReader(root, revision);
+  const old = new Map<string, ReadResult>();
+  for (const path of changed) {
+    const text = await read(path);
+    if (typeof text === 'string') old.set(path, { kind: 'text', text });
+    else if (text === undefined) old.set(path, { kind: 'skipped', reason: `git cannot read it at ${revision}`, notYaml: false });
+  }
+  const listed = [...files.filter((path) => !changed.has(path)), ...old.keys()].sort();
+  const fs: RepoFs = {
+    listFiles: () => Promise.resolve([...listed]),
+    read: (path) => (changed.has(path) ? Promise.resolve(old.get(path) ?? { kind: 'missing' }) : current.read(path)),
+  };
+  return { fs, files: listed };
+}

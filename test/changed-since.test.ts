@@ -1,0 +1,213 @@
+// `audit --changed-since REV` (issue 22) as a user runs it: the bin in a child
+// process, over real git repositories made here (git init, a commit, a change).
+// Each case checks that the findings reported are exactly the full audit's
+// findings on the files the change can affect (listed by hand from the spec:
+// the changed files, every file of a Kustomization whose definition, built
+// files or variable sources changed, the Jobs whose contract entries changed),
+// and a negative control: a file with findings that the change cannot reach
+// is not reported.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { JsonFinding, JsonReport } from '../server/src/cli/formats';
+import { gotkSync, kustomization } from './helpers/flux-fixtures';
+import { removeTempRepos, tempDir, tempRepo } from './helpers/temp-repo';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
+
+after(removeTempRepos);
+
+/** A Job of one container; `ttl` is the lines under spec before the template (indented by 2), '' for none. */
+function job(name: string, ttl: string, command: string): string {
+  return `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${name}
+spec:
+${ttl}  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: alpine:3.20
+          command: ["sh", "-c", ${JSON.stringify(command)}]
+`;
+}
+
+const TTL = '  # converges: it writes the same report again\n  ttlSecondsAfterFinished: 86400\n';
+const TTL_600 = '  # converges: it writes the same report again\n  ttlSecondsAfterFinished: 600\n';
+
+/** The ConfigMap apps substitutes from, with `data` lines (indented by 2). */
+function settings(data: string): string {
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-settings\n  namespace: flux-system\ndata:\n${data}`;
+}
+
+function contract(value: number): string {
+  return `ttl:\n  required: 86400\n  otherFinishTimeout:\n    - file: tools/job-u.yaml\n      job: job-u\n      value: ${value}\n      reason: Its log is read within ten minutes of the run.\n`;
+}
+
+/**
+ * Two Kustomizations under flux-system: `apps` (postBuild from ConfigMap app-settings) builds
+ * apps/, `tools` (no postBuild) builds tools/. Every Job file has a finding of its own.
+ */
+const BASE: Record<string, string> = {
+  '.flux-job-guard.yaml': contract(600),
+  'clusters/home/flux-system/gotk-sync.yaml': gotkSync('./clusters/home'),
+  'clusters/home/apps.yaml': kustomization('apps', './apps', '  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: app-settings}\n'),
+  'clusters/home/tools.yaml': kustomization('tools', './tools', '', '10m'),
+  'clusters/home/settings.yaml': settings('  GREETING: hello\n'),
+  // Uses ${GREETING} (defined), and sets no TTL.
+  'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING}'),
+  'apps/job-b.yaml': job('job-b', '', 'date'),
+  'tools/job-t.yaml': job('job-t', '', 'date'),
+  'tools/job-u.yaml': job('job-u', TTL_600, 'date'),
+};
+
+/** The `git` of the repository in `dir`, with an identity of its own (no global config is read for it). */
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, '-c', 'user.name=fjg test', '-c', 'user.email=test@example.org', '-c', 'init.defaultBranch=main', ...args], { encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** BASE committed in a new repository; `change` then edits the working tree (a text, or null to delete). */
+function changedRepo(change: Record<string, string | null>, base: Record<string, string> = BASE): string {
+  const dir = tempRepo('fjg-changed-', base);
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  for (const [path, text] of Object.entries(change)) {
+    if (text === null) rmSync(join(dir, path));
+    else {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+  }
+  return dir;
+}
+
+function cli(args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, 'audit', ...args], { encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function report(dir: string, ...extra: string[]): { status: number | null; json: JsonReport } {
+  const run = cli([dir, '--format', 'json', ...extra]);
+  assert.ok(run.status === 0 || run.status === 1, run.stderr);
+  return { status: run.status, json: JSON.parse(run.stdout) as JsonReport };
+}
+
+const filesOf = (findings: JsonFinding[]) => [...new Set(findings.map((f) => f.file))].sort();
+
+/**
+ * Runs the full audit and the one since HEAD; checks the second is exactly the first on `affected`,
+ * that `mustShow` (an affected file that did not change itself) has findings there, and that
+ * `control` has findings in the full audit and none in the restricted one.
+ */
+function check(dir: string, affected: string[], mustShow: string, control: string): void {
+  const full = report(dir).json.findings;
+  const since = report(dir, '--changed-since', 'HEAD');
+  assert.deepEqual(
+    since.json.findings,
+    full.filter((f) => affected.includes(f.file)),
+  );
+  assert.ok(filesOf(since.json.findings).includes(mustShow), `${mustShow} is affected and has findings: ${filesOf(since.json.findings).join(', ')}`);
+  assert.ok(filesOf(full).includes(control), `the control ${control} has findings in the full audit`);
+  assert.ok(!filesOf(since.json.findings).includes(control), `${control} cannot be affected, yet it is reported`);
+  const errors = since.json.findings.filter((f) => f.severity === 'error').length;
+  assert.equal(since.json.summary.errors, errors);
+  assert.equal(since.status, errors > 0 ? 1 : 0);
+}
+
+const APPS = ['apps/job-a.yaml', 'apps/job-b.yaml', 'clusters/home/apps.yaml'];
+const TOOLS = ['tools/job-t.yaml', 'tools/job-u.yaml', 'clusters/home/tools.yaml'];
+/** What flux-system builds: the cluster folder. */
+const CLUSTER = ['clusters/home/flux-system/gotk-sync.yaml', 'clusters/home/apps.yaml', 'clusters/home/tools.yaml', 'clusters/home/settings.yaml'];
+
+describe('audit --changed-since REV', () => {
+  test("a changed Job file: its Kustomization's files, not another Kustomization's", () => {
+    const dir = changedRepo({ 'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING} ${MISSING}') });
+    check(dir, APPS, 'apps/job-b.yaml', 'tools/job-t.yaml');
+  });
+
+  test('an untracked file counts as changed', () => {
+    const dir = changedRepo({ 'tools/job-new.yaml': job('job-new', '', 'date') });
+    check(dir, [...TOOLS, 'tools/job-new.yaml'], 'tools/job-t.yaml', 'apps/job-b.yaml');
+  });
+
+  test('a changed Kustomization: every file it builds (and what builds its definition)', () => {
+    const dir = changedRepo({ 'clusters/home/apps.yaml': kustomization('apps', './apps', '  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: app-settings}\n', '2h') });
+    check(dir, [...APPS, ...CLUSTER, '.flux-job-guard.yaml'], 'apps/job-b.yaml', 'tools/job-t.yaml');
+  });
+
+  test('a changed variable source ConfigMap: the files of the Kustomizations that substitute from it', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    const since = report(dir, '--changed-since', 'HEAD').json.findings;
+    // The name job-a used is gone from the source: the new finding is reported in the file that did not change.
+    assert.ok(
+      since.some((f) => f.file === 'apps/job-a.yaml' && f.rule === 'flux-substitution-undefined'),
+      JSON.stringify(since),
+    );
+    check(dir, [...APPS, ...CLUSTER, '.flux-job-guard.yaml'], 'apps/job-b.yaml', 'tools/job-t.yaml');
+  });
+
+  test('a name a sibling now defines reaches the files built without substitution that write it', () => {
+    // tools substitutes nothing: ${OTHER} in a ConfigMap value reaches the cluster as written once apps defines OTHER.
+    const sibling = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tool-mode\ndata:\n  mode: ${OTHER}\n';
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  GREETING: hello\n  OTHER: x\n') }, { ...BASE, 'tools/mode.yaml': sibling });
+    const since = report(dir, '--changed-since', 'HEAD').json.findings;
+    assert.ok(
+      since.some((f) => f.file === 'tools/mode.yaml' && f.rule === 'flux-substitution-no-postbuild'),
+      JSON.stringify(since),
+    );
+    check(dir, [...APPS, ...CLUSTER, '.flux-job-guard.yaml', 'tools/mode.yaml'], 'tools/mode.yaml', 'tools/job-t.yaml');
+  });
+
+  test('a changed contract entry: the contract file and the Job it names, not the other Jobs', () => {
+    const dir = changedRepo({ '.flux-job-guard.yaml': contract(300) });
+    check(dir, ['.flux-job-guard.yaml', 'tools/job-u.yaml'], 'tools/job-u.yaml', 'tools/job-t.yaml');
+  });
+
+  test('a deleted file: the other files of the Kustomization that built it', () => {
+    const dir = changedRepo({ 'apps/job-b.yaml': null });
+    check(dir, APPS, 'apps/job-a.yaml', 'tools/job-t.yaml');
+  });
+
+  test('nothing changed: no finding, exit 0, though the full audit fails', () => {
+    const dir = changedRepo({});
+    assert.equal(cli([dir, '--format', 'json']).status, 1);
+    const since = report(dir, '--changed-since', 'HEAD');
+    assert.deepEqual(since.json.findings, []);
+    assert.equal(since.status, 0);
+  });
+
+  test('a clean change exits 0 even where other files have errors', () => {
+    const dir = changedRepo({ 'tools/job-t.yaml': job('job-t', TTL, 'date'), 'tools/job-u.yaml': job('job-u', TTL, 'date'), '.flux-job-guard.yaml': 'ttl:\n  required: 86400\n' });
+    const since = report(dir, '--changed-since', 'HEAD');
+    assert.deepEqual(since.json.findings, [], JSON.stringify(since.json.findings));
+    assert.equal(since.status, 0);
+  });
+
+  test("a revision git cannot resolve: exit 2, naming it and git's message", () => {
+    const dir = changedRepo({});
+    const run = cli([dir, '--changed-since', 'no-such-branch']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /"no-such-branch"/);
+    assert.match(run.stderr, /git: fatal: /);
+    assert.equal(run.stdout, '');
+  });
+
+  test('a revision that looks like an option is not read as one', () => {
+    const run = cli([changedRepo({}), '--changed-since=--output=/dev/null']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /"--output=\/dev\/null"/);
+  });
+
+  test('not a git repository: exit 2 and says so', () => {
+    const dir = tempDir('fjg-not-git-');
+    writeFileSync(join(dir, 'job.yaml'), job('x', '', 'date'));
+    const run = cli([dir, '--changed-since', 'HEAD']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /needs a git repository/);
+  });
+});
