@@ -57,6 +57,7 @@ export function defaultContract(path: string, settings: Settings = {}): Contract
     externalAccounts: [],
     substitution: 'auto',
     strict: true,
+    strictFrom: 'default',
     flux: { roots: [], sources: [], substituteFrom: [], variables: null, declaredSources: [] },
     rules: { ...settings.rules },
     includeSpan: null,
@@ -229,8 +230,10 @@ class ContractReader {
     const strict = findPair(flux, 'strict');
     if (strict) {
       const value = isScalar(strict.value) ? strict.value.value : undefined;
-      if (typeof value === 'boolean') this.contract.strict = value;
-      else this.report(contractInvalid.meta, this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
+      if (typeof value === 'boolean') {
+        this.contract.strict = value;
+        this.contract.strictFrom = 'contract';
+      } else this.report(contractInvalid.meta, this.spanOf(strict.value) ?? this.spanOf(strict.key)!, '`flux.strict` must be true or false.');
     }
     this.readRoots(flux);
     this.readSources(flux);

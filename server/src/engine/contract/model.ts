@@ -52,6 +52,8 @@ export interface Contract {
   externalAccounts: ExternalAccount[];
   substitution: SubstitutionMode;
   strict: boolean;
+  /** Who set strict: the contract file's flux.strict (it wins over every cluster's Flux version), or nobody (the default, which a pinned older Flux changes per world). */
+  strictFrom: 'contract' | 'default';
   /** `flux.roots`, `flux.sources`, `flux.substituteFrom`, `flux.variables`: what the repository cannot show. */
   flux: FluxConfig;
   rules: Record<string, SeveritySetting>;

@@ -4,6 +4,7 @@
 // once: Kustomizations with the same outcome share one line, a long list is
 // cut short, every file mentioned is a link, and the rendered line is shown
 // only when there is one to show.
+import { strictIn } from '../flux/model/flux-version';
 import type { Contract } from '../contract/model';
 import type { DefinedVariable } from '../flux/model/variables';
 import type { Builder } from '../flux/model/world';
@@ -79,6 +80,14 @@ function undefinedEffect(operator: string | null, strict: boolean): string {
   return strict ? 'fails the reconcile (strict substitution)' : 'makes it empty';
 }
 
+/** What Flux writes in each of `builders`: strictness is per world (a pinned older Flux blanks, flux-version.ts). */
+function effectIn(builders: Builder[], operator: string | null, contract: Contract, link: Link): string {
+  const strict = builders.filter((builder) => strictIn(contract, builder.world));
+  if (strict.length === 0 || strict.length === builders.length) return undefinedEffect(operator, strict.length > 0);
+  const lenient = builders.filter((builder) => !strict.includes(builder));
+  return `${undefinedEffect(operator, true)} in ${kustomizationList(strict, link)}, and ${undefinedEffect(operator, false)} in ${kustomizationList(lenient, link)}`;
+}
+
 /** `undefinedShown`: a diagnostic under the cursor already says the name is not defined and what Flux does. */
 export function describeVariable(info: VariableInfo, contract: Contract, link: Link, undefinedShown = false): string {
   const name = `**\${${info.name}}**`;
@@ -99,7 +108,7 @@ export function describeVariable(info: VariableInfo, contract: Contract, link: L
       const from = definitions.slice(0, SHOWN).map(where).join(', ') + (definitions.length > SHOWN ? `, and ${definitions.length - SHOWN} more` : '');
       parts.push(`${name} = ${value} — from ${from}; substituted by ${kustomizationList(builders, link)}.`);
     } else {
-      const effect = undefinedEffect(info.operator, contract.strict);
+      const effect = effectIn(builders, info.operator, contract, link);
       const unknown = [...new Set(builders.flatMap((b) => b.vars?.unknown.map((u) => `${u.ref.kind} ${u.ref.name} (${u.why})`) ?? []))];
       const maybe = unknown.length > 0 ? ` It may come from ${unknown.join(', ')}, which the repository cannot show: declare its names in the contract's flux.variables to check this use.` : '';
       parts.push(undefinedShown ? `${name}: substituted by ${kustomizationList(builders, link)}.` : `${name} is not defined by ${kustomizationList(builders, link)}: Flux ${effect}.${maybe}`);

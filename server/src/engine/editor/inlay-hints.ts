@@ -2,6 +2,7 @@
 // (a Secret's value never: ••••), or that it blanks or fails it; after `$$`
 // and `$${…}`, what is left for the shell. Only the documents in the range the
 // editor asks for are parsed, so a hint request on a huge file stays cheap.
+import { strictIn, type StrictSetting } from '../flux/model/flux-version';
 import type { Contract } from '../contract/model';
 import { envsubst } from '../flux/substitution/envsubst/template';
 import { ExpressionOccurrence } from '../flux/substitution/envsubst/node';
@@ -32,7 +33,7 @@ export function inlayHints(index: RepoIndex, contract: Contract, path: string, t
       const occurrence = occurrences[i];
       if (occurrence.span[1] < from || occurrence.span[0] > to) continue;
       const { occurrence: found } = occurrence;
-      if (found.kind === 'expression') hints.push(expressionHint(occurrence, found, region, flux.strict));
+      if (found.kind === 'expression') hints.push(expressionHint(occurrence, found, region, flux));
       else if (found.kind === 'escape') {
         // A run of escapes (`$$$$`, side by side in the file), with the `{…}` after it: one hint for what the shell gets.
         let last = i;
@@ -53,9 +54,9 @@ interface Outcome {
   line: string;
 }
 
-function expressionHint(occurrence: SourceOccurrence, expression: ExpressionOccurrence, region: SubstitutedRegion, strict: boolean): InlayHintItem {
+function expressionHint(occurrence: SourceOccurrence, expression: ExpressionOccurrence, region: SubstitutedRegion, strictness: StrictSetting): InlayHintItem {
   const written = occurrence.value.slice(occurrence.valueStart, occurrence.valueEnd);
-  const outcomes = region.substituting.map((builder) => outcome(written, expression, builder, strict));
+  const outcomes = region.substituting.map((builder) => outcome(written, expression, builder, strictIn(strictness, builder.world)));
   return {
     offset: occurrence.span[1],
     label: combined(

@@ -3,6 +3,7 @@
 // Kustomization substitutes it), after the kubelet (when it is a container's
 // command, args or env value). A `$(NAME)` that names one of the container's
 // variables is the kubelet's: it is replaced before the shell runs.
+import { strictIn } from '../flux/model/flux-version';
 import type { Contract } from '../contract/model';
 import { variableNamed } from '../k8s/container-env';
 import { deliver, type Layers } from '../flux/substitution/layers';
@@ -42,7 +43,7 @@ export function layersAt(index: RepoIndex, contract: Contract, path: string, tex
   if (!occurrence.kubelet && kind !== 'escape') return null;
   const about = kind === 'escape' ? describeRun(occurrence, substituting.length > 0) : kind === 'bare-dollar' ? describeReference(occurrence) : null;
   if (kind === 'bare-dollar' && about === null) return null;
-  return { span, about, steps: steps(occurrence, substituting[0], flux?.strict ?? false), kubelet: occurrence.kubelet !== null };
+  return { span, about, steps: steps(occurrence, substituting[0], flux !== undefined && substituting[0] !== undefined && strictIn(flux, substituting[0].world)), kubelet: occurrence.kubelet !== null };
 }
 
 /** The occurrence under the cursor, with its span: a whole run of `$`, or a whole `$(NAME)` of the kubelet's. */

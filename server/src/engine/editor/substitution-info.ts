@@ -1,6 +1,7 @@
 // Editor services over Flux substitution (pure; the LSP layer formats them):
 // what a `${NAME}` under the cursor means, where it is defined, and the file
 // as Flux would render it, then what the kubelet makes of its containers.
+import { strictIn } from '../flux/model/flux-version';
 import { stringify } from 'yaml';
 import { buildersIn, documentRegions, documentVerdict, FluxFileContext, generatorRegions, optsOut, SubstitutedRegion, substitutionRoles } from '../flux/substitution/regions';
 import { envsubst } from '../flux/substitution/envsubst/template';
@@ -78,7 +79,7 @@ export function variableAt(index: RepoIndex, contract: Contract, path: string, t
     const line = occurrence.value.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
     const first = substituting[0];
     const lookupFirst = shownValue(first);
-    const rendered = envsubst(line, lookupFirst, { strict: flux.strict });
+    const rendered = envsubst(line, lookupFirst, { strict: strictIn(flux, first.world) });
     const lenient = rendered.ok ? null : envsubst(line, lookupFirst, { strict: false });
     return {
       name,
@@ -145,7 +146,8 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
   }
   const builder = substituting[0];
   const lookup = shownValue(builder);
-  const parts = [`# ${path} as Flux Kustomization "${builder.kustomization.name}" renders it (post-build substitution${flux!.strict ? ', strict' : ''}).`];
+  const strict = strictIn(flux!, builder.world);
+  const parts = [`# ${path} as Flux Kustomization "${builder.kustomization.name}" renders it (post-build substitution${strict ? ', strict' : ''}).`];
   const failures: string[] = [];
   for (const parsed of parseYamlFile(text)) {
     if (parsed.doc.contents === null) continue;
@@ -165,10 +167,10 @@ export function renderAsFlux(index: RepoIndex, contract: Contract, path: string,
       parts.push(withKubelet(`# substitution disabled for this resource\n${serialized}`, serialized));
       continue;
     }
-    const result = envsubst(serialized, lookup, { strict: flux!.strict });
+    const result = envsubst(serialized, lookup, { strict });
     if (!result.ok) {
       const regions = documentRegions(parsed, flux).filter((region) => region.substituting.includes(builder));
-      failures.push(failureLine(path, text, firstFailure(regions, lookup, flux!.strict), result.error));
+      failures.push(failureLine(path, text, firstFailure(regions, lookup, strict), result.error));
     }
     parts.push(result.ok ? withKubelet(result.output, result.output) : `# Flux fails to build this resource: ${result.error}\n${serialized}`);
   }
@@ -187,9 +189,10 @@ function renderInput(path: string, text: string, flux: FluxFileContext): string 
   if (!region) return `# No Flux Kustomization substitutes ${path}: Flux applies it as written.\n${text}`;
   const builder = region.substituting[0];
   const lookup = shownValue(builder);
-  const result = envsubst(text, lookup, { strict: flux.strict });
+  const strict = strictIn(flux, builder.world);
+  const result = envsubst(text, lookup, { strict });
   if (result.ok) return result.output;
-  const where = failureLine(path, text, firstFailure([region], lookup, flux.strict), result.error);
+  const where = failureLine(path, text, firstFailure([region], lookup, strict), result.error);
   return `${where}\n# Flux fails to build what Kustomization "${builder.kustomization.name}" makes of ${path}: ${result.error}\n${text}`;
 }
 

@@ -20,7 +20,7 @@ import type { ParsedDocument } from '../yaml/documents';
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxEntriesOf(path);
   if (entries.length === 0 && contract.substitution !== 'always') return undefined;
-  return { entries, strict: contract.strict, mode: contract.substitution, definersOf: (name, world) => index.fluxGraph().definersOf(name, world) };
+  return { entries, strict: contract.strict, strictFrom: contract.strictFrom, mode: contract.substitution, definersOf: (name, world) => index.fluxGraph().definersOf(name, world) };
 }
 
 /** Reads a file's text at git HEAD: undefined when git cannot tell, null when the file is not in HEAD. */

@@ -19,6 +19,7 @@ import { OutsideSource, outsideSources } from '../flux/model/outside-sources';
 import type { GraphProblem } from '../flux/model/build';
 import type { AccountCreator } from '../k8s/account-creators';
 import { scanResourceDocs, type ResourceDoc } from '../kustomize/resource-docs';
+import { resourceListing, type ResourceListing } from '../kustomize/listing';
 import type { BuildEntry } from '../flux/model/world';
 import { entriesWithOptOuts } from './opt-outs';
 
@@ -448,6 +449,21 @@ export class RepoIndex {
     return this.recordings.get(path) ?? 0;
   }
 
+  /**
+   * The kustomization file beside `path` that lists it nowhere, as no other kustomization does
+   * (kustomize/listing.ts): kustomize never applies it. Null where one lists it, or where its
+   * folder holds no kustomization that loads. Built once per change of the index.
+   */
+  unlistedBy(path: string): string | null {
+    this.listing ??= resourceListing(
+      { isFile: (file) => this.files.has(file), isDir: (dir) => this.fluxGraph().hasDir(dir), read: (file) => this.texts.get(file) },
+      [...this.files].filter(isKustomizationFile),
+    );
+    return this.listing.unlistedBy(path);
+  }
+
+  private listing: ResourceListing | null = null;
+
   roleOf(path: string): FileRole {
     if (this.isChartTemplate(path)) return 'chart-template';
     this.patchFiles ??= new Set([...this.facts.values()].flatMap((facts) => facts.kustomize?.patches ?? []));
@@ -459,6 +475,7 @@ export class RepoIndex {
     this.accountIndex = null;
     this.problemsByFile = null;
     this.patchFiles = null;
+    this.listing = null;
     this.inputPaths = null;
     this.readPaths = null;
     this.unknownNames = null;

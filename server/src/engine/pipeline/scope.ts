@@ -61,13 +61,17 @@ export function isAnalyzed(contract: Contract, index: RepoIndex, path: string): 
  * Whether the Job and pod rules apply to a file's documents. Where the model
  * knows where Flux starts, they cover what Flux applies (a template nothing
  * applies is not a Job that runs); a `jobs.include` the contract writes
- * decides instead; without a root, every resource under `include`.
+ * decides instead; without a root, every resource under `include` that
+ * kustomize would apply: a file beside a kustomization file that no
+ * kustomization lists is applied by nothing (kustomize, Argo CD), unless a
+ * fallback root's Kustomization builds it.
  */
 export function resourceRulesApply(contract: Contract, index: RepoIndex, path: string): boolean {
   if (index.roleOf(path) !== 'resource' || !isAudited(contract, path)) return false;
   if (contract.includeSpan !== null) return true;
   const graph = index.fluxGraph();
-  return graph.worlds.length === 0 || graph.fallback || graph.isApplied(path);
+  if (graph.worlds.length > 0 && !graph.fallback) return graph.isApplied(path);
+  return graph.isApplied(path) || index.unlistedBy(path) === null;
 }
 
 /**

@@ -8,7 +8,8 @@
  * on without the object, and then blanks the name.
  *
  * Why it matters: Flux blanks the name, or with strict substitution (the default since Flux 2.9)
- * fails the whole reconcile.
+ * fails the whole reconcile. Which one is per world: a FluxInstance that pins an older Flux blanks
+ * it, unless the contract writes flux.strict (flux/model/flux-version.ts).
  *
  * Example:
  *   command: ["sh", "-c", "echo ${HOME}"]   # ← meant for the shell: write $${HOME}
@@ -31,6 +32,7 @@ import { OutsideSource, sourceFor } from '../flux/model/outside-sources';
 import { addNameFix } from '../contract/variables-edit';
 import { SUBSTITUTE_OPT_OUT } from '../flux/facts/kustomize-config';
 import type { DashboardText } from '../flux/substitution/dashboards';
+import { blankedByPin, STRICT_DEFAULT_SINCE, strictIn, type StrictSetting } from '../flux/model/flux-version';
 
 export const fluxSubstitutionUndefined: Rule = {
   meta: { id: 'flux-substitution-undefined', defaultSeverity: 'error', summary: 'A ${NAME} that no Flux variable defines.' },
@@ -48,7 +50,7 @@ export const fluxSubstitutionUndefined: Rule = {
         // Where a Kustomization's names are unknown, it is reported once (flux-variables-unknown), not here.
         const undefinedIn = lookup(expression.name, context.substituting).undefinedIn.filter(knowsItsNames);
         if (undefinedIn.length === 0) continue;
-        const effect = context.strict ? 'fails the reconcile (strict substitution)' : 'replaces it with an empty string';
+        const effect = undefinedEffect(undefinedIn, context.strictness);
         const written = occurrence.value.slice(expression.start, expression.end);
         // An optional source nothing creates: Flux goes on without it, and then this name is undefined.
         const optional = absentOptionalSources(undefinedIn);
@@ -111,6 +113,24 @@ function dashboardOptOut(context: SubstitutionContext, dashboard: DashboardText)
   if (dashboard.edits) return context.fix(title, dashboard.edits, true);
   const fix = dashboard.fixes?.[0];
   return fix ? { ...fix, preferred: true } : null;
+}
+
+const FAILS = 'fails the reconcile (strict substitution)';
+
+/**
+ * What Flux does with the name in the builds that leave it undefined: a strict build fails, the
+ * others blank it, saying so where a world's pinned Flux predates the strict default (the message
+ * must not claim a failure that Flux of that version never has).
+ */
+function undefinedEffect(builders: Builder[], setting: StrictSetting): string {
+  const lenient = builders.filter((builder) => !strictIn(setting, builder.world));
+  const strict = builders.filter((builder) => !lenient.includes(builder));
+  if (lenient.length === 0) return FAILS;
+  const pins = [...new Set(lenient.map((builder) => blankedByPin(setting, builder.world)).flatMap((pin) => (pin ? [`${pin.file} pins Flux ${pin.version}`] : [])))];
+  const since = `${STRICT_DEFAULT_SINCE.major}.${STRICT_DEFAULT_SINCE.minor}`;
+  const blanks = `replaces it with an empty string${pins.length > 0 ? ` (${pins.join('; ')}: strict substitution is the default only from Flux ${since})` : ''}`;
+  if (strict.length === 0) return blanks;
+  return `${FAILS} in Kustomization ${kustomizationNames(strict)}, and ${blanks} in ${kustomizationNames(lenient)}`;
 }
 
 /** The optional sources nothing creates that the builders read: `Secret x`. */

@@ -6,6 +6,7 @@
 // contract loader or the directives found has no check: it names the model's
 // problems it reports, and its module builds those findings. Rules are pure:
 // they get everything through the context and return findings with their fixes.
+import type { StrictSetting } from '../flux/model/flux-version';
 import type { Contract, TtlListName } from '../contract/model';
 import type { JobCoverage } from '../contract/coverage';
 import type { Builder } from '../flux/model/world';
@@ -86,7 +87,8 @@ export interface SubstitutionContext {
   optedOut?: Builder[];
   /** The text is a Grafana dashboard: its `${…}` are Grafana's, and how to turn Flux's substitution off for it. */
   dashboard?: DashboardText;
-  strict: boolean;
+  /** The contract's word on strict substitution (flux-version.ts: strictIn decides it per world). */
+  strictness: StrictSetting;
   /** All occurrences of the region, for rules that look at neighbours (runs of `$$`). */
   occurrences: SourceOccurrence[];
   index: number;

@@ -16,6 +16,7 @@ import { gate, type GateNode, type NeverBuilds } from './gate';
 import type { FluxConfig, RootCandidate } from './roots';
 import type { Sources } from './sources';
 import { byCloseness, resolveVars } from './variables';
+import { worldFlux } from './flux-version';
 import type { BuildEntry, Builder, World } from './world';
 
 /** What the walk reads of the model being built, and where it writes what it finds. */
@@ -59,6 +60,7 @@ export class Walk {
         root: candidate.kustomization,
         source: candidate.source,
         count,
+        flux: null,
       };
       this.model.worlds.push(world);
       const builders = this.walk(world, candidate);
@@ -71,6 +73,8 @@ export class Walk {
         if (seen) seen.worlds.push(world);
         else gated.set(key, { problem, worlds: [world] });
       }
+      // After the gate: a FluxInstance only a Kustomization that never builds applies pins nothing.
+      world.flux = worldFlux(candidate, this.model.facts, (file) => (this.model.entries.get(file) ?? []).some((entry) => entry.role === 'resource' && entry.builder.world === world));
     });
     // A dependsOn problem is said once, naming the clusters where it holds when not all of them.
     for (const { problem, worlds } of gated.values()) {

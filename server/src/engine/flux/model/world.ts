@@ -15,6 +15,14 @@ export interface World {
   source: SourceIdentity;
   /** How many worlds the repository has (messages name the world only when there are several). */
   count: number;
+  /** The Flux version its FluxInstance pins (flux-version.ts), null where none does. */
+  flux: PinnedFlux | null;
+}
+
+/** A FluxInstance's `distribution.version` as written, and the file it is written in (messages cite it). */
+export interface PinnedFlux {
+  version: string;
+  file: string;
 }
 
 export interface Builder {

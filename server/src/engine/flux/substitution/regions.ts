@@ -8,6 +8,7 @@ import type { SubstitutionMode } from '../../contract/model';
 import type { Fix } from '../../base/types';
 import { asMap, asSeq, findPair, getString, isScalar, nodeSpan, ParsedDocument } from '../../yaml/documents';
 import type { VarSet } from '../model/variables';
+import type { StrictSetting } from '../model/flux-version';
 import type { Builder, BuildEntry, World } from '../model/world';
 import { envLines } from '../facts/generator-inputs';
 import type { Generator } from '../facts/model';
@@ -18,7 +19,9 @@ import { dashboardResource, isGrafanaDashboard, type DashboardText } from './das
 export interface FluxFileContext {
   /** Everything that builds the file, in every world, with the role the file plays. */
   entries: readonly BuildEntry[];
+  /** The contract's flux.strict, and whether it writes it (flux-version.ts: strictIn decides per world). */
   strict: boolean;
+  strictFrom: StrictSetting['strictFrom'];
   mode: SubstitutionMode;
   /** The live Kustomizations of a world whose postBuild defines `name` (the siblings a build without postBuild could follow). */
   definersOf?(name: string, world: World): readonly Builder[];
@@ -40,7 +43,7 @@ export function substitutionRoles(builders: Builder[], mode: SubstitutionMode): 
   const plain = builders.filter((builder) => !builder.vars?.substitutes);
   if (mode === 'always' && substituting.length === 0) {
     const assumed = { name: '(flux.substitution: always)', file: '', span: [0, 0] } as unknown as Builder['kustomization'];
-    const world = { index: 0, label: '', how: 'contract', root: assumed, source: { kind: 'GitRepository', name: '', namespace: null, url: null, folder: null }, count: 1 } as const;
+    const world = { index: 0, label: '', how: 'contract', root: assumed, source: { kind: 'GitRepository', name: '', namespace: null, url: null, folder: null }, count: 1, flux: null } as const;
     return { substituting: [{ kustomization: assumed, postBuild: null, vars: NO_VARIABLES, world }], plain: [] };
   }
   return { substituting, plain };
