@@ -52,7 +52,9 @@ describe('roots: a folder bootstrapped with kubectl apply -k', () => {
   test('negative controls: without the GitRepository, or with another repository’s, the folder starts nothing', async () => {
     const { 'clusters/main/bootstrap/gitrepo.yaml': _git, ...withoutSource } = files;
     assert.deepEqual(await model({ ...withoutSource, 'clusters/main/bootstrap/kustomization.yaml': 'resources:\n  - ks.yaml\n' }), ['flux-substitution-undefined apps/other/config.yaml:7:10']);
-    assert.deepEqual(await model({ ...files, 'clusters/main/bootstrap/gitrepo.yaml': gitRepository('https://github.com/example/another') }), ['flux-substitution-undefined apps/other/config.yaml:7:10']);
+    assert.deepEqual(await model({ ...files, 'clusters/main/bootstrap/gitrepo.yaml': gitRepository('https://github.com/example/another') }), [
+      'flux-substitution-undefined apps/other/config.yaml:7:10',
+    ]);
   });
 });
 
@@ -72,7 +74,9 @@ describe('roots: what is no kubectl bootstrap', () => {
   });
 
   test('a bundle in a folder its own GitRepository ignores (an archived cluster): no root', async () => {
-    assert.deepEqual(await model({ ...files, ...bundle('archive/old/flux', './archive/old/apps'), 'archive/old/apps/config.yaml': SCRIPT }), ['flux-substitution-undefined apps/mgmt/config.yaml:7:10']);
+    assert.deepEqual(await model({ ...files, ...bundle('archive/old/flux', './archive/old/apps'), 'archive/old/apps/config.yaml': SCRIPT }), [
+      'flux-substitution-undefined apps/mgmt/config.yaml:7:10',
+    ]);
   });
 
   test('negative control: the same bundle outside the ignored folder, syncing a folder that exists, is a root', async () => {
@@ -109,7 +113,8 @@ describe('roots: a FluxInstance sync path with ${VAR}', () => {
     `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  interval: 1h\n  chartRef:\n    kind: OCIRepository\n    name: flux-instance\n  values:\n    instance:\n      sync:\n        kind: GitRepository\n        url: https://github.com/example/home-ops\n        path: ${path}\n`;
   const files = {
     'kubernetes/flux/instance.yaml': release('kubernetes/clusters/${CLUSTER}/bootstrap'),
-    'kubernetes/flux/oci.yaml': 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  url: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n',
+    'kubernetes/flux/oci.yaml':
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: flux-instance\n  namespace: flux-system\nspec:\n  url: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n',
     // The bootstrap folder applies the FluxInstance again (it manages itself) and the apps.
     'kubernetes/clusters/main/bootstrap/flux.yaml': ks('flux', './kubernetes/flux', SUBSTITUTE),
     'kubernetes/clusters/main/bootstrap/apps.yaml': ks('apps', './kubernetes/apps', SUBSTITUTE),
@@ -136,9 +141,16 @@ describe('roots: a FluxInstance sync path with ${VAR}', () => {
   });
 
   test('a path no Kustomization fills and no folder fits: one error at the path, and no silent pass', async () => {
-    const result = await auditFiles({ ...files, 'kubernetes/clusters/main/bootstrap/flux.yaml': ks('flux', './kubernetes/flux'), 'kubernetes/flux/instance.yaml': release('kubernetes/clusters/${CLUSTER}/flux') });
+    const result = await auditFiles({
+      ...files,
+      'kubernetes/clusters/main/bootstrap/flux.yaml': ks('flux', './kubernetes/flux'),
+      'kubernetes/flux/instance.yaml': release('kubernetes/clusters/${CLUSTER}/flux'),
+    });
     assert.deepEqual(modelFindings(result.findings), ['kustomize-reference kubernetes/flux/instance.yaml:16:15']);
-    assert.match(result.findings[0].message, /^The HelmRelease values in kubernetes\/flux\/instance\.yaml syncs "kubernetes\/clusters\/\$\{CLUSTER\}\/flux", which keeps \$\{CLUSTER\}: no Kustomization that applies it substitutes it/);
+    assert.match(
+      result.findings[0].message,
+      /^The HelmRelease values in kubernetes\/flux\/instance\.yaml syncs "kubernetes\/clusters\/\$\{CLUSTER\}\/flux", which keeps \$\{CLUSTER\}: no Kustomization that applies it substitutes it/,
+    );
     assert.equal(result.findings[0].severity, 'error');
   });
 });

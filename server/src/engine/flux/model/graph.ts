@@ -122,7 +122,8 @@ export class FluxGraph {
     // Where the model already said why (a root that fails, waits forever or starts from nothing), that is the one finding.
     if (this.problems.some((problem) => problem.kind !== 'assumed-root')) return;
     const first = this.kustomizations[0];
-    const from = roots.length === 0 ? 'no root was found' : `the roots found (${roots.map((root) => `"${root.kustomization.path ?? root.kustomization.pathAsWritten}"`).join(', ')}) apply none of them`;
+    const from =
+      roots.length === 0 ? 'no root was found' : `the roots found (${roots.map((root) => `"${root.kustomization.path ?? root.kustomization.pathAsWritten}"`).join(', ')}) apply none of them`;
     this.report({
       kind: 'assumed-root',
       severity: 'warning',

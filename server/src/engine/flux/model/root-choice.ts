@@ -83,7 +83,13 @@ export class RootChoice {
       const substitute = k.postBuild?.substitute;
       const artifact = substitute && substitute.size > 0 ? this.model.sources.ownArtifact(k) : null;
       if (!substitute || !artifact) continue;
-      if (!this.model.buildOf(k, artifact).files.get(sync.file)?.some((entry) => entry.role === 'resource')) continue;
+      if (
+        !this.model
+          .buildOf(k, artifact)
+          .files.get(sync.file)
+          ?.some((entry) => entry.role === 'resource')
+      )
+        continue;
       const rendered = envsubst(sync.pathAsWritten, (name) => substitute.get(name)?.value, { strict: true });
       if (rendered.ok) paths.add(rendered.output);
     }
