@@ -198,3 +198,40 @@ describe('roots that apply nothing', () => {
     assert.match(result.findings[0].message, /^2 Flux Kustomization\(s\) are written here, but no root was found: no file of this repository was checked as Flux applies it\./);
   });
 });
+
+describe('roots: cluster folders no readable root applies (a Terraform bootstrap, a templated FluxInstance)', () => {
+  // clusters/prod is bootstrapped by `flux bootstrap`; clusters/dev by Terraform, which commits no gotk-sync.yaml.
+  const files = {
+    'clusters/prod/flux-system/gotk-sync.yaml': `${gitRepository()}---\n${ks('flux-system', './clusters/prod')}`,
+    'clusters/prod/apps.yaml': ks('apps', './apps/prod', SUBSTITUTE),
+    'apps/prod/config.yaml': SCRIPT,
+    'clusters/dev/apps.yaml': ks('apps', './apps/dev', SUBSTITUTE),
+    'apps/dev/config.yaml': SCRIPT,
+  };
+
+  test('the cluster folder beside the root’s is taken as a root, said once in one info', async () => {
+    const result = await auditFiles(files);
+    assert.deepEqual(modelFindings(result.findings), [
+      'flux-substitution-undefined apps/dev/config.yaml:7:10',
+      'flux-substitution-undefined apps/prod/config.yaml:7:10',
+      'flux-no-root clusters/dev/apps.yaml:2:1',
+    ]);
+    const info = result.findings.find((f) => f.rule === 'flux-no-root')!;
+    assert.equal(info.severity, 'info');
+    assert.match(info.message, /^No root found applies clusters\/dev, beside clusters\/prod: taken as cluster folders .* Name the folders Flux starts from in flux\.roots/);
+  });
+
+  test('negative controls: an archived cluster, a folder some Kustomization builds, a cluster folder that does not build, and flux.roots are not taken', async () => {
+    const onlyProd = ['flux-substitution-undefined apps/prod/config.yaml:7:10'];
+    const { 'clusters/dev/apps.yaml': dev, 'apps/dev/config.yaml': devConfig } = files;
+    const prod = Object.fromEntries(Object.entries(files).filter(([file]) => !file.includes('/dev/')));
+    assert.deepEqual(await model({ ...prod, 'clusters/archive/apps.yaml': dev, 'apps/dev/config.yaml': devConfig }), onlyProd);
+    // A Kustomization that fails (a resource it lists is missing) builds the folder: it is part of prod's world.
+    const failing = { ...files, 'clusters/prod/dev.yaml': ks('dev', './clusters/dev'), 'clusters/dev/kustomization.yaml': 'resources:\n  - apps.yaml\n  - gone.yaml\n' };
+    assert.ok(!(await model(failing)).some((finding) => finding.startsWith('flux-no-root')), 'a folder a Kustomization builds is no cluster of its own');
+    // It lists a flux-system/ it lacks: never bootstrapped.
+    assert.deepEqual(await model({ ...files, 'clusters/dev/kustomization.yaml': 'resources:\n  - ./flux-system\n  - apps.yaml\n' }), onlyProd);
+    const contract = 'flux:\n  roots:\n    - clusters/prod\n';
+    assert.deepEqual(await model({ ...files, '.flux-job-guard.yaml': contract }), onlyProd);
+  });
+});

@@ -136,7 +136,19 @@ suite(`What the repository cannot show (${runtime} extension host)`, function ()
     const errorsAfter = await waitUntil(() => {
       const now = errorsEverywhere();
       return now.length === errorsBefore.length + 1 ? now : null;
-    }, 'the Problems panel to hold one error more than before');
+    }, 'the Problems panel to hold one error more than before').catch((error: Error) => {
+      const now = errorsEverywhere();
+      const gained = now.filter((entry) => !errorsBefore.includes(entry));
+      const lost = errorsBefore.filter((entry) => !now.includes(entry));
+      const messages = vscode.languages
+        .getDiagnostics()
+        .flatMap(([uri, diagnostics]) =>
+          diagnostics
+            .filter((d) => d.source === 'flux-job-guard' && d.severity === vscode.DiagnosticSeverity.Error)
+            .map((d) => `${vscode.workspace.asRelativePath(uri)}:${d.range.start.line + 1} ${d.message}`),
+        );
+      throw new Error(`${error.message}: ${errorsBefore.length} before, ${now.length} now; gained [${gained.join(', ')}], lost [${lost.join(', ')}]; now: ${messages.join(' | ')}`);
+    });
     const added = errorsAfter.filter((entry) => !errorsBefore.includes(entry));
     assert.deepStrictEqual(
       added.map((entry) => entry.split(' ')[0]),

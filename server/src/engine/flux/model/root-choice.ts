@@ -6,7 +6,7 @@
 // info finding that says so.
 import { mostCommon, push } from '../../base/collections';
 import { componentSizes } from '../../base/components';
-import { dirnameOf } from '../../base/paths';
+import { basenameOf, dirnameOf } from '../../base/paths';
 import type { FileFacts, FluxKustomization, SourceDecl, SyncDecl } from '../facts/model';
 import { envsubst } from '../substitution/envsubst/template';
 import { inRepository, type ArtifactIndex } from './artifact';
@@ -65,7 +65,10 @@ export class RootChoice {
     if (candidates.length > 0) {
       this.reportAssumptions(candidates);
       for (const candidate of candidates) if (reach.get(candidate)!.size === 0) this.reportEmptyRoot(candidate);
-      return candidates;
+      const reached = new Set(candidates.flatMap((candidate) => [...reach.get(candidate)!]));
+      // Beside a root that applies nothing (its path is wrong), the fix is its path, not a guess.
+      const applying = candidates.filter((candidate) => reach.get(candidate)!.size > 0);
+      return [...candidates, ...this.unshownClusterRoots(applying, (file) => reached.has(file))];
     }
     return this.fallbackRoots(unresolved);
   }
@@ -251,6 +254,64 @@ export class RootChoice {
     return out;
   }
 
+  /**
+   * Cluster folders that no readable root applies (a cluster bootstrapped by Terraform, or by a
+   * FluxInstance rendered from a helmfile template): a folder beside a root's own folder
+   * (clusters/staging beside clusters/prod) whose files no world applies, that the root's source
+   * fetches, and that holds Flux Kustomizations on that source whose folders exist. Each is taken
+   * as a root of that source, and one info says which were assumed.
+   */
+  private unshownClusterRoots(found: readonly RootCandidate[], applied: (file: string) => boolean): RootCandidate[] {
+    const assumed: Array<{ folder: string; first: FluxKustomization; root: RootCandidate }> = [];
+    const tried = new Set<string>();
+    for (const root of found) {
+      const folder = root.kustomization.path;
+      // A root at the top (flux/) has the whole repository beside it: apps/, archive/, … are no clusters.
+      if (!folder || dirnameOf(folder) === '' || root.assumption !== null || root.source.kind !== 'GitRepository' || root.source.folder !== null) continue;
+      const artifact = this.model.sources.artifactIn(root.kustomization, root);
+      if (!artifact) continue;
+      for (const sibling of this.model.layout.subdirs(dirnameOf(folder))) {
+        if (sibling === folder || tried.has(sibling) || NO_CLUSTER.test(basenameOf(sibling))) continue;
+        tried.add(sibling);
+        // A folder some Kustomization builds (one that fails, say) is part of a world, not a cluster of its own.
+        if (this.filesBelow(sibling).some(applied) || this.namedByPathOutside(sibling)) continue;
+        // A cluster folder holds its Kustomizations at its top (clusters/dev/apps.yaml), on the root's source.
+        const onSource = (k: FluxKustomization) => k.sourceKind === 'GitRepository' && k.sourceName === root.source.name && k.path !== null && this.model.layout.hasDir(k.path);
+        const first = this.model.layout
+          .filesIn(sibling)
+          .filter((file) => artifact.holds(file))
+          .flatMap((file) => this.model.byFile.get(file) ?? [])
+          .find(onSource);
+        if (!first) continue;
+        // A cluster folder that does not build (it lists a flux-system/ it lacks) was never bootstrapped.
+        const build = this.model.buildOf(syntheticKustomization('flux-system', root.kustomization.namespace, first.file, [0, 0], sibling, 'GitRepository', root.source.name), artifact);
+        if (!build.failure && build.fails === null) assumed.push({ folder: sibling, first, root });
+      }
+    }
+    if (assumed.length === 0) return [];
+    const folders = assumed.map(({ folder }) => folder);
+    const beside = [...new Set(assumed.map(({ root }) => root.kustomization.path))].join(', ');
+    const message = `No root found applies ${folders.join(', ')}, beside ${beside}: taken as cluster folders that a bootstrap outside the repository (Terraform, a templated FluxInstance) applies, on GitRepository ${assumed[0].root.source.name}. Name the folders Flux starts from in flux.roots to check exactly what Flux applies.`;
+    this.model.report({ kind: 'assumed-root', file: assumed[0].first.file, span: assumed[0].first.span, severity: 'info', message });
+    return assumed.map(({ folder, first, root }) => ({
+      how: 'sync',
+      kustomization: syntheticKustomization('flux-system', root.kustomization.namespace, first.file, [0, 0], folder, 'GitRepository', root.source.name),
+      source: root.source,
+      declaredIn: null,
+      assumption: message,
+    }));
+  }
+
+  /** Whether a Kustomization written outside the folder builds it, part of it, or a folder above it. */
+  private namedByPathOutside(dir: string): boolean {
+    return this.model.kustomizations.some((k) => k.path !== null && !k.file.startsWith(dir + '/') && (k.path === '' || k.path === dir || k.path.startsWith(dir + '/') || dir.startsWith(k.path + '/')));
+  }
+
+  /** Every file in the folder and below it. */
+  private filesBelow(dir: string): string[] {
+    return [...this.model.layout.filesIn(dir), ...this.model.layout.subdirs(dir).flatMap((sub) => this.filesBelow(sub))];
+  }
+
   /** The kustomization file of the file's folder or of the nearest folder above it that has one. */
   private nearestConfig(file: string): { file: string } | undefined {
     for (let dir = dirnameOf(file); ; dir = dirnameOf(dir)) {
@@ -316,6 +377,9 @@ export class RootChoice {
     return found;
   }
 }
+
+/** Folder names that say a tree is no cluster Flux syncs: kept but not run (an old cluster, a template to copy), or what sets a cluster up. */
+const NO_CLUSTER = /^[._]|(^|[-_.])(archived?|deprecated|backups?|old|legacy|templates?|examples?|samples?|skeleton|bootstrap)([-_.]|$)/i;
 
 /**
  * Drops candidates that another one covers: the same root twice (a sync and

@@ -59,11 +59,6 @@ export class Sources {
     return null;
   }
 
-  /**
-   * What `flux bootstrap` writes (P/flux-system/gotk-sync.yaml) is applied by bootstrap itself,
-   * whether or not P's kustomization lists flux-system/ again: its Kustomizations whose path exists.
-   */
-
   /** The source object of that kind and name nearest to `file` (several clusters declare their own flux-system). */
   declaredSource(kind: string, name: string, file: string): SourceDecl | undefined {
     const named = this.byName.get(`${kind}/${name}`);
