@@ -168,6 +168,24 @@ export class Project {
     return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
+  /**
+   * Makes the index hold what a fresh listing holds (after an audit, which reads the folder afresh).
+   * A watcher can miss files: it may report a new folder and not the files written into it after its
+   * listing, so the editor's view would keep a folder empty that the audit sees full. Returns whether
+   * other files' analyses may have changed.
+   */
+  async reconcileIndex(): Promise<boolean> {
+    const listed = new Set(await this.fs.listFiles());
+    let changed = false;
+    for (const path of [...this.index.filePaths()]) if (!listed.has(path) && !this.fs.open.has(path)) changed = this.updateIndex(path, undefined) || changed;
+    for (const path of listed) {
+      if (this.index.hasFile(path)) continue;
+      const read = await this.fs.read(path);
+      changed = this.updateIndex(path, read.kind === 'text' ? read.text : read.kind === 'missing' ? undefined : '') || changed;
+    }
+    return (await this.readNewInputs()) || changed;
+  }
+
   /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */
   async readNewInputs(): Promise<boolean> {
     const read = (await readInputs(this.fs, this.index)).length > 0;
