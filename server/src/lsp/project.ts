@@ -169,21 +169,20 @@ export class Project {
   }
 
   /**
-   * Makes the index hold what a fresh listing holds (after an audit, which reads the folder afresh).
-   * A watcher can miss files: it may report a new folder and not the files written into it after its
-   * listing, so the editor's view would keep a folder empty that the audit sees full. Returns whether
-   * other files' analyses may have changed.
+   * Reads the files a fresh listing holds that the index lacks (after an audit, which read the folder
+   * afresh). A watcher can miss files: it may report a new folder and not the files written into it
+   * after the folder was listed, so the editor's view would keep a folder empty that the audit sees
+   * full. (Files gone are the watcher's to report: a file still open keeps its text meanwhile.)
+   * Returns whether other files' analyses may have changed.
    */
-  async reconcileIndex(): Promise<boolean> {
-    const listed = new Set(await this.fs.listFiles());
+  async readMissedFiles(): Promise<boolean> {
     let changed = false;
-    for (const path of [...this.index.filePaths()]) if (!listed.has(path) && !this.fs.open.has(path)) changed = this.updateIndex(path, undefined) || changed;
-    for (const path of listed) {
+    for (const path of await this.fs.listFiles()) {
       if (this.index.hasFile(path)) continue;
       const read = await this.fs.read(path);
-      changed = this.updateIndex(path, read.kind === 'text' ? read.text : read.kind === 'missing' ? undefined : '') || changed;
+      if (read.kind !== 'missing') changed = this.updateIndex(path, read.kind === 'text' ? read.text : '') || changed;
     }
-    return (await this.readNewInputs()) || changed;
+    return changed && ((await this.readNewInputs()) || changed);
   }
 
   /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */

@@ -47,10 +47,14 @@ export async function removeAdded(folders: string[]): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   for (const folder of folders) await vscode.workspace.fs.delete(fixture(folder), { recursive: true });
   const prefixes = folders.map((folder) => fixture(folder).toString() + '/');
-  await waitUntil(
-    () => vscode.languages.getDiagnostics().every(([uri, diagnostics]) => diagnostics.length === 0 || !prefixes.some((prefix) => uri.toString().startsWith(prefix))),
-    `no diagnostics left under ${folders.join(', ')}`,
-  );
+  const left = () =>
+    vscode.languages
+      .getDiagnostics()
+      .filter(([uri, diagnostics]) => diagnostics.length > 0 && prefixes.some((prefix) => uri.toString().startsWith(prefix)))
+      .map(([uri, diagnostics]) => `${vscode.workspace.asRelativePath(uri)}: ${diagnostics.map((d) => d.message).join(' | ')}`);
+  await waitUntil(() => left().length === 0, `no diagnostics left under ${folders.join(', ')}`).catch((error: Error) => {
+    throw new Error(`${error.message}; left: ${left().join('; ')}`);
+  });
 }
 
 export function codeOf(diagnostic: vscode.Diagnostic): string {

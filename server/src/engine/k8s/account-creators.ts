@@ -37,16 +37,17 @@ const NOT_CREATORS = /(^|\.)fluxcd\.io$/;
 /** Keys of a chart's `serviceAccount` values that are options, not account names (`create`, `annotations`, …). */
 const ACCOUNT_OPTIONS = new Set(['create', 'enabled', 'name', 'annotations', 'labels', 'automount', 'automountServiceAccountToken', 'imagePullSecrets', 'extraLabels', 'nameOverride']);
 
-export function accountCreator(file: string, doc: Document, root: YAMLMap, kind: string | null, apiVersion: string): AccountCreator | null {
+/** `mentionsAccounts`: whether the document's text holds `serviceAccount` (else a HelmRelease's values name none: no walk). */
+export function accountCreator(file: string, doc: Document, root: YAMLMap, kind: string | null, apiVersion: string, mentionsAccounts = true): AccountCreator | null {
   const name = getString(doc, root, 'metadata', 'name');
   if (!kind || !name) return null;
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  if (kind === 'HelmRelease' && group === 'helm.toolkit.fluxcd.io') return helmRelease(file, doc, root, name);
+  if (kind === 'HelmRelease' && group === 'helm.toolkit.fluxcd.io') return helmRelease(file, doc, root, name, mentionsAccounts);
   if (!group.includes('.') || group.endsWith('k8s.io') || NOT_CREATORS.test(group)) return null;
   return { names: [name], namespace: getString(doc, root, 'metadata', 'namespace'), fixedNamespace: false, by: `the operator of ${kind} ${name}`, mayCreateOthers: false, file };
 }
 
-function helmRelease(file: string, doc: Document, root: YAMLMap, name: string): AccountCreator {
+function helmRelease(file: string, doc: Document, root: YAMLMap, name: string, mentionsAccounts: boolean): AccountCreator {
   const release = getString(doc, root, 'spec', 'releaseName') ?? name;
   const chart = getString(doc, root, 'spec', 'chart', 'spec', 'chart') ?? getString(doc, root, 'spec', 'chartRef', 'name');
   const values = asMap(doc, findPair(asMap(doc, findPair(root, 'spec')?.value), 'values')?.value);
@@ -55,7 +56,8 @@ function helmRelease(file: string, doc: Document, root: YAMLMap, name: string): 
   if (chart && !release.includes(chart)) names.add(`${release}-${chart}`);
   const fullname = getString(doc, values, 'fullnameOverride');
   if (fullname) names.add(fullname);
-  const valueAccounts = accountsInValues(doc, values, 0);
+  // The walk resolves every alias of the values (the largest trees of a repository): only where a name can be found.
+  const valueAccounts = mentionsAccounts ? accountsInValues(doc, values, 0) : [];
   for (const account of valueAccounts) names.add(account);
   const target = getString(doc, root, 'spec', 'targetNamespace');
   return {

@@ -11,7 +11,7 @@
 // a line at column 0 that is not a `key:`) is parsed whole, so the header is
 // exact either way.
 import { parseDocument } from 'yaml';
-import { documentBoundaries, parseChunk } from '../yaml/documents';
+import { documentBoundaries, parseChunk, type ParsedDocument } from '../yaml/documents';
 import { field, fromYaml, isNilOrEmpty, KNode, textMap, textOf } from './knode';
 import { readSimpleYaml } from './simple-yaml';
 import type { Span } from './types';
@@ -37,9 +37,11 @@ const HEADER_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 /**
  * Every resource document of a file, in order (List items in place of their
  * List). `wholly` parses every document whole (the slow path the scan must
- * agree with).
+ * agree with). `parsed`: the file's documents as parseYamlFile gives them,
+ * where the caller has them or will parse them anyway (the audit): the slow
+ * path takes its chunk from there instead of parsing it a second time.
  */
-export function scanResourceDocs(text: string, wholly = false): ResourceDoc[] {
+export function scanResourceDocs(text: string, wholly = false, parsed?: () => ParsedDocument[]): ResourceDoc[] {
   const starts = documentBoundaries(text);
   const docs: ResourceDoc[] = [];
   starts.forEach((start, i) => {
@@ -47,9 +49,15 @@ export function scanResourceDocs(text: string, wholly = false): ResourceDoc[] {
     const fast = wholly ? null : scanHeader(text, start, end);
     if (fast === 'empty') return;
     if (fast !== null) docs.push(fast);
-    else docs.push(...parsedDocs(text, start, end));
+    else docs.push(...((wholly ? undefined : simpleDocs(text, start, end)) ?? parsedDocs(chunkOf(parsed?.(), text, start, end) ?? parseChunk(text, start, end), start, end)));
   });
   return docs;
+}
+
+/** The documents parseYamlFile read from the chunk [start, end) of this text, if `parsed` holds them. */
+function chunkOf(parsed: ParsedDocument[] | undefined, text: string, start: number, end: number): ParsedDocument[] | undefined {
+  const chunk = parsed?.filter((doc) => doc.base === start && doc.end === end && doc.source === text);
+  return chunk && chunk.length > 0 ? chunk : undefined;
 }
 
 /** The header of one document from its top-level lines; 'empty' for a document with no content; null when the whole document must be parsed. */
@@ -101,35 +109,36 @@ function blankLine(text: string, from: number, to: number): boolean {
   return at === to || text[at] === '#';
 }
 
-/** The documents of a chunk parsed whole. */
-function parsedDocs(text: string, start: number, end: number): ResourceDoc[] {
-  const out: ResourceDoc[] = [];
-  for (const parsed of parseChunk(text, start, end)) {
-    const span: Span = [start, end];
-    if (parsed.errors.length > 0) {
-      const error = parsed.errors[0];
-      out.push({ ...blank(span), error: { message: `MalformedYAMLError: ${error.message}`, span: [error.start, error.end] } });
-      continue;
-    }
-    const root = parsed.doc.contents === null ? null : fromYaml(parsed.doc, parsed.doc.contents, parsed.base);
-    if (isNilOrEmpty(root)) continue;
-    if (root!.kind !== 'map') {
-      out.push({ ...blank(span), error: { message: 'wrong node kind: expected MappingNode', span } });
-      continue;
-    }
-    const header = headerOf(root, span)!;
-    if (!header.kind.endsWith('List') || header.error) {
-      out.push(header);
-      continue;
-    }
-    // resource factory: a FooList becomes its items (none when `items` is missing or null)
-    const items = field(root, 'items');
-    for (const item of items?.kind === 'seq' ? items.items : []) {
-      const itemHeader = headerOf(item, item.span);
-      if (itemHeader) out.push(itemHeader);
-    }
-  }
-  return out;
+/** The headers of a chunk's documents parsed whole. */
+function parsedDocs(chunk: ParsedDocument[], start: number, end: number): ResourceDoc[] {
+  const span: Span = [start, end];
+  return chunk.flatMap((parsed) => {
+    if (parsed.errors.length === 0) return docsOf(parsed.doc.contents === null ? null : fromYaml(parsed.doc, parsed.doc.contents, parsed.base), span);
+    const error = parsed.errors[0];
+    return [{ ...blank(span), error: { message: `MalformedYAMLError: ${error.message}`, span: [error.start, error.end] } }];
+  });
+}
+
+/**
+ * The headers of a document the line scan could not read (no header keys at its top: a CI workflow,
+ * an app's config; a sequence at its top), from the fast reader where it reads the whole document;
+ * undefined where it gives up (then the document is parsed).
+ */
+function simpleDocs(text: string, start: number, end: number): ResourceDoc[] | undefined {
+  const marker = /^---[ \t]*(#[^\n]*)?(\n|$)/.exec(text.slice(start, Math.min(end, start + 300)));
+  const root = readSimpleYaml(text, marker ? start + marker[0].length : start, end);
+  return root === undefined ? undefined : docsOf(root, [start, end]);
+}
+
+/** What the resource factory makes of one document's root: nothing, an error, its header, or a List's items. */
+function docsOf(root: KNode | null, span: Span): ResourceDoc[] {
+  if (isNilOrEmpty(root)) return [];
+  if (root!.kind !== 'map') return [{ ...blank(span), error: { message: 'wrong node kind: expected MappingNode', span } }];
+  const header = headerOf(root, span)!;
+  if (!header.kind.endsWith('List') || header.error) return [header];
+  // resource factory: a FooList becomes its items (none when `items` is missing or null)
+  const items = field(root, 'items');
+  return (items?.kind === 'seq' ? items.items : []).flatMap((item) => headerOf(item, item.span) ?? []);
 }
 
 function blank(span: Span): ResourceDoc {

@@ -56,7 +56,8 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
   if (isKustomizationFile(path)) summary.kustomizeText = text;
-  else if (isYamlPath(path)) summary.docs = scanResourceDocs(text);
+  // Documents parsed already: the headers the line scan cannot read come from them, not a second parse.
+  else if (isYamlPath(path)) summary.docs = scanResourceDocs(text, false, docs ? () => docs : undefined);
   return summary;
 }
 

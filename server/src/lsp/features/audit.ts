@@ -40,7 +40,7 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
   await diagnostics.publishContract(project);
   // The audit read the folder afresh: files the watcher missed reach the editor's index too.
-  if (await project.reconcileIndex()) await diagnostics.revalidateOpen(project, '');
+  if (await project.readMissedFiles()) await diagnostics.revalidateOpen(project, '');
   const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
   workspace.log(auditLogLine(result.summary, facts));
   return {

@@ -88,7 +88,7 @@ export function extractFacts(path: string, text: string, documents?: ParsedDocum
     if (sync) facts.syncs.push(sync);
     const webhook = webhookDecl(path, parsed, root, kind);
     if (webhook) facts.webhooks.push(webhook);
-    const creator = accountCreator(path, doc, root, kind, apiVersion);
+    const creator = accountCreator(path, doc, root, kind, apiVersion, mentions(parsed, 'serviceAccount'));
     if (creator) facts.accountCreators.push(creator);
     const podSpec = podSpecOf(doc);
     const account = podSpec ? (getString(doc, podSpec, 'serviceAccountName') ?? getString(doc, podSpec, 'serviceAccount')) : null;
@@ -300,4 +300,10 @@ function decodeBase64(text: string): string {
   } catch {
     return text; // SOPS-encrypted or not base64: show it as written
   }
+}
+
+/** Whether the document's chunk of its file holds `word`. */
+function mentions(parsed: ParsedDocument, word: string): boolean {
+  const at = parsed.source.indexOf(word, parsed.base);
+  return at !== -1 && at < parsed.end;
 }
