@@ -168,23 +168,6 @@ export class Project {
     return this.index.isGeneratorInput(path) ? this.index.recordInput(path, inputFacts(path, text)) || changed : changed;
   }
 
-  /**
-   * Reads the files a fresh listing holds that the index lacks (after an audit, which read the folder
-   * afresh). A watcher can miss files: it may report a new folder and not the files written into it
-   * after the folder was listed, so the editor's view would keep a folder empty that the audit sees
-   * full. (Files gone are the watcher's to report: a file still open keeps its text meanwhile.)
-   * Returns whether other files' analyses may have changed.
-   */
-  async readMissedFiles(): Promise<boolean> {
-    let changed = false;
-    for (const path of await this.fs.listFiles()) {
-      if (this.index.hasFile(path)) continue;
-      const read = await this.fs.read(path);
-      if (read.kind !== 'missing') changed = this.updateIndex(path, read.kind === 'text' ? read.text : '') || changed;
-    }
-    return changed && ((await this.readNewInputs()) || changed);
-  }
-
   /** Reads the generator inputs a kustomization file has just started to name, and the names the model now wants. */
   async readNewInputs(): Promise<boolean> {
     const read = (await readInputs(this.fs, this.index)).length > 0;

@@ -39,8 +39,6 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
   for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
   await diagnostics.publishContract(project);
-  // The audit read the folder afresh: files the watcher missed reach the editor's index too.
-  if (await project.readMissedFiles()) await diagnostics.revalidateOpen(project, '');
   const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
   workspace.log(auditLogLine(result.summary, facts));
   return {
