@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hoverAt } from '../server/src/engine/editor/hover';
 import { plainLink } from '../server/src/engine/editor/link';
-import { jobCycleExplanation, jobLenses, NOT_APPLIED } from '../server/src/engine/editor/job-lens';
+import { jobCycleExplanation, jobLenses, NO_FLUX, NOT_APPLIED } from '../server/src/engine/editor/job-lens';
 import { ChunkCache, MAY_BE_JOB, resourcesIn } from '../server/src/engine/editor/resource-facts';
 import { JobSymbols, kustomizationSymbols, matchesQuery } from '../server/src/engine/editor/workspace-symbols';
 import { kustomization } from './helpers/flux-fixtures';
@@ -88,6 +88,21 @@ describe('the lens on every Job', () => {
       lenses(r, 'archive/job.yaml').map((lens) => lens.title),
       [NOT_APPLIED],
     );
+  });
+
+  test('a repository without Flux: the lens and its explanation say that whatever applies the Job decides, not that nothing does', async () => {
+    // Only the Job (kubectl, Argo CD or a script applies it): no Flux Kustomization is written anywhere.
+    const alone = await repo({}, undefined, { [JOB_PATH]: JOB });
+    const [lens] = lenses(alone, JOB_PATH);
+    assert.equal(lens.title, `deleted 24 h after it finishes — ${NO_FLUX}`);
+    const explained = jobCycleExplanation(alone.index, alone.contract, JOB_PATH, JOB, lens, LINK);
+    assert.match(explained, /No Flux Kustomization is written in this repository: the TTL controller deletes the finished Job, and whatever applies it/);
+    assert.doesNotMatch(explained, /nothing re-creates it/);
+    const bare = await repo({}, undefined, { [JOB_PATH]: NO_TTL });
+    assert.equal(lenses(bare, JOB_PATH)[0].title, 'keeps its completion (no ttlSecondsAfterFinished) — runs once per new name');
+    assert.match(jobCycleExplanation(bare.index, bare.contract, JOB_PATH, NO_TTL, lenses(bare, JOB_PATH)[0], LINK), /whatever applies apps\/job\.yaml \(kubectl, Argo CD, a script\) decides/);
+    // negative control: with Flux in the repository, a Job none of its Kustomizations applies is dead
+    assert.equal(lenses(await repo(), 'archive/job.yaml')[0].title, NOT_APPLIED);
   });
 
   test("the explanation: the TTL hover's text where there is a TTL, else why the Job is not re-created", async () => {

@@ -33,6 +33,8 @@ export interface JobLens {
 const NAMED = 3;
 
 export const NOT_APPLIED = 'no Flux Kustomization applies this Job';
+/** In a repository without Flux: what applies the Job is not shown here. */
+export const NO_FLUX = 'no Flux here: whatever applies it decides whether it runs again';
 const ONCE = 'runs once per new name';
 
 /** The Kustomizations that apply the file as a resource (once each, whatever the world). */
@@ -46,7 +48,7 @@ export function jobLenses(index: RepoIndex, contract: Contract, path: string, re
   const kustomizations = applying(index, path).map((builder) => builder.kustomization);
   return resources.flatMap((resource) => {
     if (!resource.job) return [];
-    const { title, counts } = cycleTitle(contract, path, resource, kustomizations);
+    const { title, counts } = cycleTitle(contract, path, resource, kustomizations, index.fluxGraph(true).kustomizations.length > 0);
     const listed = counts ? kustomizations.map((k) => ({ file: k.file, range: k.range })).sort(byPlace) : null;
     return [{ span: resource.span, name: resource.name, title, ttlKeySpan: resource.job.ttl?.keySpan ?? null, listed }];
   });
@@ -69,14 +71,16 @@ function counted(kustomizations: FluxKustomization[]): string {
 }
 
 /** The lens's title; `counts`: it counts the Kustomizations rather than naming them. */
-function cycleTitle(contract: Contract, path: string, job: ResourceFacts, kustomizations: FluxKustomization[]): { title: string; counts: boolean } {
+function cycleTitle(contract: Contract, path: string, job: ResourceFacts, kustomizations: FluxKustomization[], fluxHere: boolean): { title: string; counts: boolean } {
   const coverage = coverageOf(contract, path, job.name);
   const ttl = job.job!.ttl;
   const only = (title: string) => ({ title, counts: false });
-  if (kustomizations.length === 0) return only(NOT_APPLIED);
+  // With Flux in the repository, a Job none of its Kustomizations applies is dead; without, something else applies it.
+  if (kustomizations.length === 0 && fluxHere) return only(NOT_APPLIED);
   if (coverage.noFinishTimeout.length > 0) return only(`keeps its completion: noFinishTimeout — ${ONCE}`);
   if (!ttl) return only(`keeps its completion (no ttlSecondsAfterFinished) — ${ONCE}`);
   if (ttl.value === null) return only('ttlSecondsAfterFinished is not a number of seconds: Kubernetes rejects the Job');
+  if (kustomizations.length === 0) return only(`deleted ${humanDuration(ttl.value)} after it finishes — ${NO_FLUX}`);
   const periods = [...new Set(kustomizations.map((k) => humanDuration(rerunPeriod(ttl.value!, intervalOf(k)))))];
   const listed = coverage.otherFinishTimeout.length > 0 ? ' (otherFinishTimeout)' : '';
   return { title: `re-created about ${periods.join(' or ')} after it finishes${listed} — ${who(kustomizations)}`, counts: kustomizations.length > NAMED };
@@ -95,6 +99,9 @@ export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: 
   }
   const builders = applying(index, path);
   const job = `**Job ${lens.name ?? '(no name)'}**: ${lens.title}.`;
+  if (builders.length === 0 && index.fluxGraph(true).kustomizations.length === 0) {
+    return `${job}\n\nNo Flux Kustomization is written in this repository: whatever applies ${path} (kubectl, Argo CD, a script) decides whether the Job is created again.`;
+  }
   if (builders.length === 0) return `${job}\n\nNo live Flux Kustomization in this repository applies ${path}: nothing creates this Job, nor re-creates it.`;
   const entry = coverageOf(contract, path, lens.name).noFinishTimeout[0];
   const why = entry ? `The contract lists it in noFinishTimeout: ${entry.reason || '(no reason written)'}` : 'It sets no ttlSecondsAfterFinished.';

@@ -21,6 +21,8 @@ export interface TtlCycle {
   kustomizations: Array<{ name: string; file: string; line: number; interval: string | null; prune: boolean; rerunSeconds: number | null }>;
   /** Whether the TTL has its `# converges:` comment. */
   note: NoteState;
+  /** Whether the repository writes any Flux Kustomization (else something outside Flux applies its Jobs). */
+  flux: boolean;
 }
 
 /** Rules whose message under the cursor already says how often the Job runs again. */
@@ -49,7 +51,7 @@ export function ttlAt(index: RepoIndex, contract: Contract, path: string, text: 
         };
       });
     const note = convergenceNote(new LineIndex(text), job.ttl.keySpan[0], job.ttl.valueSpan[1], contract.convergenceNote);
-    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations, note };
+    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations, note, flux: index.fluxGraph(true).kustomizations.length > 0 };
   }
   return null;
 }
@@ -63,7 +65,11 @@ export function describeTtlCycle(cycle: TtlCycle, contract: Contract, link: Link
   const required = says(STATES_REQUIRED) ? '' : ` (${requiredTtlPhrase(contract)})`;
   const lines = [`**ttlSecondsAfterFinished: ${cycle.ttl ?? 'invalid'}**${required}`];
   if (cycle.kustomizations.length === 0) {
-    lines.push('No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.');
+    lines.push(
+      cycle.flux
+        ? 'No Flux Kustomization in this repository applies this Job: nothing re-creates it after the TTL controller deletes it.'
+        : 'No Flux Kustomization is written in this repository: the TTL controller deletes the finished Job, and whatever applies it (kubectl, Argo CD, a script) decides whether it is created again.',
+    );
     return lines.join('\n\n');
   }
   // Kustomizations with the same schedule share one line (a Job built in several clusters, say).
