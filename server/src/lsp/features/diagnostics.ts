@@ -21,6 +21,13 @@ export class Diagnostics {
   readonly audited = new Map<string, Set<string>>();
   /** Findings the audit alone can make (contract-no-jobs), per contract URI. */
   readonly auditOnly = new Map<string, Finding[]>();
+  /**
+   * Open documents whose file the watcher reported deleted (the file, or a folder above it), not
+   * edited since: the workbench keeps their text while something holds the document, but no
+   * editor shows it and nothing applies it. They show nothing until they are edited or the file
+   * comes back; analysed, they would report a file that no longer exists.
+   */
+  private readonly goneFromDisk = new Set<string>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
 
@@ -85,6 +92,20 @@ export class Diagnostics {
     return this.publishContract(project);
   }
 
+  /** The watcher reported `uri` deleted (a file or a folder): open documents at or below it show nothing from now on. */
+  deletedOnDisk(uri: string): void {
+    for (const document of this.workspace.documents.all()) {
+      if (document.uri !== uri && !document.uri.startsWith(`${uri}/`)) continue;
+      this.goneFromDisk.add(document.uri);
+      this.publish(document.uri, []);
+    }
+  }
+
+  /** The watcher reported `uri` created or changed: an open document there is analysed again. */
+  backOnDisk(uri: string): void {
+    if (this.goneFromDisk.delete(uri)) this.schedule(uri);
+  }
+
   /** Analyses an open document; drops the result if the document changed meanwhile. */
   private async validate(document: TextDocument): Promise<void> {
     const { workspace } = this;
@@ -93,6 +114,7 @@ export class Diagnostics {
     if (path === null || !project.wants(path)) return;
     const current = workspace.documents.get(document.uri);
     if (!current || current.version !== document.version) return; // a newer change is on its way
+    if (this.goneFromDisk.has(document.uri)) return this.publish(document.uri, []);
     if (!project.settings.enable) return this.publish(document.uri, []);
     if (path === project.contract.path) return this.contractChanged(project, document.uri);
     const text = document.getText();
@@ -110,7 +132,7 @@ export class Diagnostics {
     const { workspace } = this;
     for (const document of workspace.documents.all()) {
       const path = workspace.relativePath(project, document.uri);
-      if (document.uri === except || path === null || path === project.contract.path || !project.wants(path)) continue;
+      if (document.uri === except || path === null || path === project.contract.path || !project.wants(path) || this.goneFromDisk.has(document.uri)) continue;
       const { version } = document;
       const text = document.getText();
       this.publish(document.uri, project.settings.enable ? project.analyze(path, text, await project.headText(path, text)) : [], version);
@@ -155,6 +177,8 @@ export class Diagnostics {
     const { workspace } = this;
     const { documents } = workspace;
     documents.onDidChangeContent(async (event) => {
+      // Edited (or opened again): the user works on it, whatever happened to its file.
+      this.goneFromDisk.delete(event.document.uri);
       const project = await workspace.projectForRoot(workspace.rootFor(event.document.uri));
       const path = workspace.relativePath(project, event.document.uri);
       if (path !== null) {
@@ -166,6 +190,7 @@ export class Diagnostics {
 
     documents.onDidClose(async (event) => {
       const uri = event.document.uri;
+      this.goneFromDisk.delete(uri);
       workspace.recentEdits.delete(uri);
       const project = await workspace.projectForRoot(workspace.rootFor(uri));
       const path = workspace.relativePath(project, uri);

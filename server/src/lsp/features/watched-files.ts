@@ -15,6 +15,8 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
     for (const change of params.changes) {
       const project = await workspace.projectForRoot(workspace.rootFor(change.uri));
       const path = workspace.relativePath(project, change.uri);
+      if (change.type === FileChangeType.Deleted) diagnostics.deletedOnDisk(change.uri);
+      else diagnostics.backOnDisk(change.uri);
       if (path === null || documents.get(change.uri)) continue; // open documents speak for themselves
       if (path === project.contract.path) {
         await diagnostics.contractChanged(project, '');
