@@ -48,7 +48,7 @@ export function jobLenses(index: RepoIndex, contract: Contract, path: string, re
   const kustomizations = applying(index, path).map((builder) => builder.kustomization);
   return resources.flatMap((resource) => {
     if (!resource.job) return [];
-    const { title, counts } = cycleTitle(contract, path, resource, kustomizations, index.fluxGraph(true).kustomizations.length > 0);
+    const { title, counts } = cycleTitle(contract, path, resource, kustomizations, index.writesFluxKustomizations());
     const listed = counts ? kustomizations.map((k) => ({ file: k.file, range: k.range })).sort(byPlace) : null;
     return [{ span: resource.span, name: resource.name, title, ttlKeySpan: resource.job.ttl?.keySpan ?? null, listed }];
   });
@@ -99,7 +99,7 @@ export function jobCycleExplanation(index: RepoIndex, contract: Contract, path: 
   }
   const builders = applying(index, path);
   const job = `**Job ${lens.name ?? '(no name)'}**: ${lens.title}.`;
-  if (builders.length === 0 && index.fluxGraph(true).kustomizations.length === 0) {
+  if (builders.length === 0 && !index.writesFluxKustomizations()) {
     return `${job}\n\nNo Flux Kustomization is written in this repository: whatever applies ${path} (kubectl, Argo CD, a script) decides whether the Job is created again.`;
   }
   if (builders.length === 0) return `${job}\n\nNo live Flux Kustomization in this repository applies ${path}: nothing creates this Job, nor re-creates it.`;

@@ -51,7 +51,7 @@ export function ttlAt(index: RepoIndex, contract: Contract, path: string, text: 
         };
       });
     const note = convergenceNote(new LineIndex(text), job.ttl.keySpan[0], job.ttl.valueSpan[1], contract.convergenceNote);
-    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations, note, flux: index.fluxGraph(true).kustomizations.length > 0 };
+    return { span: [job.ttl.keySpan[0], job.ttl.valueSpan[1]], ttl, kustomizations, note, flux: index.writesFluxKustomizations() };
   }
   return null;
 }

@@ -273,6 +273,11 @@ export class RepoIndex {
   }
 
   /** The Flux model; `withFreshPositions` rebuilds it when only positions moved (for hover and definitions). */
+  /** Whether the repository writes any Flux Kustomization (else whatever applies its files is outside Flux). */
+  writesFluxKustomizations(): boolean {
+    return this.fluxGraph().kustomizations.length > 0;
+  }
+
   fluxGraph(withFreshPositions = false): FluxGraph {
     if (!this.graph || (withFreshPositions && this.graphHasStalePositions)) {
       this.graph = new FluxGraph({
