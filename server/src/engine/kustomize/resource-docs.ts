@@ -44,20 +44,28 @@ const HEADER_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
 export function scanResourceDocs(text: string, wholly = false, parsed?: () => ParsedDocument[]): ResourceDoc[] {
   const starts = documentBoundaries(text);
   const docs: ResourceDoc[] = [];
+  let byStart: Map<number, ParsedDocument[]> | undefined;
+  // The given documents by the offset of their chunk, made once where the slow path first needs them.
+  const chunkAt = (start: number, end: number) => {
+    byStart ??= chunksByStart(parsed?.() ?? [], text);
+    const chunk = byStart.get(start)?.filter((doc) => doc.end === end);
+    return chunk && chunk.length > 0 ? chunk : undefined;
+  };
   starts.forEach((start, i) => {
     const end = starts[i + 1] ?? text.length;
     const fast = wholly ? null : scanHeader(text, start, end);
     if (fast === 'empty') return;
     if (fast !== null) docs.push(fast);
-    else docs.push(...((wholly ? undefined : simpleDocs(text, start, end)) ?? parsedDocs(chunkOf(parsed?.(), text, start, end) ?? parseChunk(text, start, end), start, end)));
+    else docs.push(...((wholly ? undefined : simpleDocs(text, start, end)) ?? parsedDocs(chunkAt(start, end) ?? parseChunk(text, start, end), start, end)));
   });
   return docs;
 }
 
-/** The documents parseYamlFile read from the chunk [start, end) of this text, if `parsed` holds them. */
-function chunkOf(parsed: ParsedDocument[] | undefined, text: string, start: number, end: number): ParsedDocument[] | undefined {
-  const chunk = parsed?.filter((doc) => doc.base === start && doc.end === end && doc.source === text);
-  return chunk && chunk.length > 0 ? chunk : undefined;
+/** The documents parseYamlFile read from this text, by the offset of their chunk. */
+function chunksByStart(parsed: ParsedDocument[], text: string): Map<number, ParsedDocument[]> {
+  const out = new Map<number, ParsedDocument[]>();
+  for (const doc of parsed) if (doc.source === text) out.set(doc.base, [...(out.get(doc.base) ?? []), doc]);
+  return out;
 }
 
 /** The header of one document from its top-level lines; 'empty' for a document with no content; null when the whole document must be parsed. */

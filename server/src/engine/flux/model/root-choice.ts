@@ -262,7 +262,7 @@ export class RootChoice {
    * as a root of that source, and one info says which were assumed.
    */
   private unshownClusterRoots(found: readonly RootCandidate[], applied: (file: string) => boolean): RootCandidate[] {
-    const assumed: Array<{ folder: string; first: FluxKustomization; root: RootCandidate }> = [];
+    const assumed: Array<{ folder: string; first: FluxKustomization; root: RootCandidate; probe: FluxKustomization }> = [];
     const tried = new Set<string>();
     for (const root of found) {
       const folder = root.kustomization.path;
@@ -284,8 +284,9 @@ export class RootChoice {
           .find(onSource);
         if (!first) continue;
         // A cluster folder that does not build (it lists a flux-system/ it lacks) was never bootstrapped.
-        const build = this.model.buildOf(syntheticKustomization('flux-system', root.kustomization.namespace, first.file, [0, 0], sibling, 'GitRepository', root.source.name), artifact);
-        if (!build.failure && build.fails === null) assumed.push({ folder: sibling, first, root });
+        const probe = syntheticKustomization('flux-system', root.kustomization.namespace, first.file, [0, 0], sibling, 'GitRepository', root.source.name);
+        const build = this.model.buildOf(probe, artifact);
+        if (!build.failure && build.fails === null) assumed.push({ folder: sibling, first, root, probe });
       }
     }
     if (assumed.length === 0) return [];
@@ -293,9 +294,9 @@ export class RootChoice {
     const beside = [...new Set(assumed.map(({ root }) => root.kustomization.path))].join(', ');
     const message = `No root found applies ${folders.join(', ')}, beside ${beside}: taken as cluster folders that a bootstrap outside the repository (Terraform, a templated FluxInstance) applies, on GitRepository ${assumed[0].root.source.name}. Name the folders Flux starts from in flux.roots to check exactly what Flux applies.`;
     this.model.report({ kind: 'assumed-root', file: assumed[0].first.file, span: assumed[0].first.span, severity: 'info', message });
-    return assumed.map(({ folder, first, root }) => ({
+    return assumed.map(({ root, probe }) => ({
       how: 'sync',
-      kustomization: syntheticKustomization('flux-system', root.kustomization.namespace, first.file, [0, 0], folder, 'GitRepository', root.source.name),
+      kustomization: probe,
       source: root.source,
       declaredIn: null,
       assumption: message,
