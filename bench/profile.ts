@@ -5,6 +5,8 @@
 //     edit          the server: open + 40 one-character edits of each (mostly the edit path)
 //                   (--file=TEXT keeps only the inputs whose name contains TEXT, e.g. --file=jobs-2000)
 //     audit         the CLI audit of the generated repository
+//     corpus        the CLI audit of ../shared/corpus with one thread (all work on one profile)
+//                   (--cli=PATH profiles another build's dist/cli.js, e.g. an older commit's worktree)
 //     server-audit  the server: initialize on the generated repository, open a Job, fluxJobGuard/audit
 //     server-heap   the same with --heap-prof: what is still allocated when the server exits
 //                   after the audit (sampled), by allocating function — where its RSS goes
@@ -19,7 +21,7 @@ import { BenchLspClient, fileUri, snapshotBundle } from './lsp-client';
 import { listYamlFiles } from './parse-all';
 
 const repoRoot = join(__dirname, '..', '..');
-const BUILT_CLI = join(repoRoot, 'dist', 'cli.js');
+const BUILT_CLI = process.argv.find((a) => a.startsWith('--cli='))?.slice('--cli='.length) ?? join(repoRoot, 'dist', 'cli.js');
 /** The profiled bundle: a copy per scenario, so its source map matches even if dist/ is rebuilt meanwhile. */
 let CLI = BUILT_CLI;
 const SHARED_BENCH = join(repoRoot, '..', 'shared', 'bench');
@@ -91,6 +93,12 @@ async function profileLsp(dir: string, edits: number): Promise<void> {
 function profileAudit(dir: string): void {
   const generated = ensureGenerated(repoRoot);
   const run = spawnSync(process.execPath, [...PROFILE_ARGS(dir), CLI, 'audit', generated.repoDir, '--format', 'json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`the CLI exited with ${run.status}`);
+}
+
+function profileCorpusAudit(dir: string): void {
+  const corpus = join(repoRoot, '..', 'shared', 'corpus');
+  const run = spawnSync(process.execPath, [...PROFILE_ARGS(dir), CLI, 'audit', corpus, '--threads', '1', '--format', 'json'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (run.status !== 0 && run.status !== 1) throw new Error(`the CLI exited with ${run.status}`);
 }
 
@@ -258,6 +266,7 @@ async function main(): Promise<void> {
     if (scenario === 'lsp') await profileLsp(dir, 5);
     else if (scenario === 'edit') await profileLsp(dir, Number(argv.find((a) => a.startsWith('--edits='))?.slice(8) ?? 40));
     else if (scenario === 'audit') profileAudit(dir);
+    else if (scenario === 'corpus') profileCorpusAudit(dir);
     else if (scenario === 'server-audit') await profileServerAudit(dir);
     else if (scenario === 'server-heap') await profileServerAudit(dir, true);
     else throw new Error(`unknown scenario ${scenario}`);

@@ -489,20 +489,37 @@ test('the audit gives the same output in worker threads as in one thread (exampl
     );
     writeFileSync(join(repo, `apps/a${i}/cm.yaml`), i % 7 === 0 ? 'a: b\n c: d\n' : `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  X${i}: v\n`);
   }
+  // One cluster: Kustomization apps defines X1; plain, beside it, has no postBuild (its file's context carries the definers of X1 to the workers).
+  mkdirSync(join(repo, 'clusters/home'), { recursive: true });
   writeFileSync(
-    join(repo, 'flux.yaml'),
+    join(repo, 'clusters/home/sync.yaml'),
+    'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  url: https://github.com/example/home-ops\n---\n' +
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  path: ./clusters/home\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n',
+  );
+  writeFileSync(
+    join(repo, 'clusters/home/apps.yaml'),
     'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./apps\n  postBuild:\n    substitute:\n      X1: one\n',
   );
+  writeFileSync(join(repo, 'clusters/home/plain.yaml'), 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: plain\nspec:\n  path: ./plain\n');
+  mkdirSync(join(repo, 'plain'));
+  writeFileSync(join(repo, 'plain/cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\ndata:\n  replicas: ${X1}\n');
   for (const dir of [EXAMPLE, repo]) {
     const one = run(dir, '1');
     const two = run(dir, '2');
     assert.equal(two.status, one.status);
     assert.equal(two.stdout, one.stdout);
+    // Every batch ran in a worker: a context that cannot cross threads (a function in it) fell back to the main thread, same output, silently slow.
+    assert.equal(two.stderr, '');
     // A worker that dies mid-audit (here on purpose: the preload makes the first one exit) hands its work back to the main thread.
     const crashed = spawnSync(process.execPath, ['--require', join(__dirname, 'helpers', 'crash-first-worker.js'), CLI, 'audit', dir, '--format', 'json', '--no-git', '--threads', '2'], {
       encoding: 'utf8',
     });
     assert.equal(crashed.stdout, one.stdout);
+    assert.match(crashed.stderr, /^flux-job-guard: audit worker 0 failed \(audit worker 0 exited \(3\)\); its files are audited in the main thread$/m);
     assert.ok((JSON.parse(one.stdout) as JsonOutput).findings.length > 5, 'the comparison is over real findings');
   }
+  assert.ok(
+    (JSON.parse(run(repo, '2').stdout) as JsonOutput).findings.some((f) => f.rule === 'flux-substitution-no-postbuild' && f.file === 'plain/cm.yaml'),
+    'a rule that reads the definers ran in the workers',
+  );
 });

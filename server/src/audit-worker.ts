@@ -38,7 +38,7 @@ async function handle(message: Message): Promise<unknown> {
 async function wholeAudit(): Promise<void> {
   try {
     const head = setup.git ? ((await gitHeadReader(setup.root)) ?? undefined) : undefined;
-    const executor = workerExecutor({ root: setup.root, maxFileSize: setup.maxFileSize, git: setup.git, open: setup.open }, Infinity);
+    const executor = workerExecutor({ root: setup.root, maxFileSize: setup.maxFileSize, git: setup.git, open: setup.open }, Infinity, undefined, (message) => console.error(message));
     const result = await audit(fs, { contractPath: setup.contractPath, settings: setup.settings, head, executor });
     parentPort!.postMessage({ result: { findings: result.findings, summary: result.summary } });
   } catch (error) {

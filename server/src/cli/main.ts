@@ -163,7 +163,10 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   // Listed once: the count decides the threads, and the audit walks the same list.
   const files = await fs.listFiles();
   const listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
-  const executor = options.threads === 1 ? undefined : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined);
+  const executor =
+    options.threads === 1
+      ? undefined
+      : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   const full = await audit(listed, { contractPath, head, executor });
   // The one full audit, restricted to the files the change can affect: their findings are exactly the full audit's.
   const result = changes ? restrictTo(full, await affectedSince(root, changes.revision, listed, files, changes.files, contractPath)) : full;

@@ -114,7 +114,12 @@ const BATCH = 100;
  * An executor over `requested` worker threads, by default one per core for
  * large repositories; undefined when threads would not pay for their start.
  */
-export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: number, requested?: number): ((contract: Contract) => AuditExecutor) | undefined {
+export function workerExecutor(
+  setup: Omit<WorkerSetup, 'contract'>,
+  fileCount: number,
+  requested?: number,
+  warn: (message: string) => void = () => undefined,
+): ((contract: Contract) => AuditExecutor) | undefined {
   const size = requested ?? Math.min(availableParallelism(), Math.ceil(fileCount / 2000));
   // Without the worker bundle (a copied CLI), the audit runs in this thread: slower, same result.
   if (size < 2 || !workerScript()) return undefined;
@@ -125,6 +130,9 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
     // A worker that dies (out of memory on a pathological file, a crash) must not fail the
     // audit: its batches run here instead, with the same functions.
     const here = hereFs(setup);
+    // Said, not hidden: a failure that is no crash (a context that cannot cross threads) would
+    // otherwise quietly put every file's work on this one thread.
+    const failed = (worker: number, error: unknown) => warn(`audit worker ${worker} failed (${error instanceof Error ? error.message : String(error)}); its files are audited in the main thread`);
     return {
       async scan(paths, inputs = false) {
         // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
@@ -137,7 +145,8 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
             let result: ScanResult;
             try {
               result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch, inputs });
-            } catch {
+            } catch (error) {
+              failed(worker, error);
               owner = -1;
               result = await scanFiles(here, contract, batch, undefined, inputs);
             }
@@ -171,13 +180,15 @@ export function workerExecutor(setup: Omit<WorkerSetup, 'contract'>, fileCount: 
           const work = async (worker: number) => {
             try {
               await pool.call(worker, { kind: 'accounts', accounts });
-            } catch {
+            } catch (error) {
+              failed(worker, error);
               return;
             }
             for (let batch = nextBatch(queues, worker); batch.length > 0; batch = nextBatch(queues, worker)) {
               try {
                 results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch }));
-              } catch {
+              } catch (error) {
+                failed(worker, error);
                 results.push(await analyzeHere(batch)); // that worker is gone: the others take the rest
                 return;
               }

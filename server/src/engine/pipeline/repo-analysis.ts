@@ -16,11 +16,23 @@ import { isAudited, kubeletRulesApply, resourceRulesApply } from './scope';
 import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
+import type { BuildEntry, Builder } from '../flux/model/world';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxEntriesOf(path);
   if (entries.length === 0 && contract.substitution !== 'always') return undefined;
-  return { entries, strict: contract.strict, strictFrom: contract.strictFrom, mode: contract.substitution, definersOf: (name, world) => index.fluxGraph().definersOf(name, world) };
+  return { entries, strict: contract.strict, strictFrom: contract.strictFrom, mode: contract.substitution, definers: definersOfPlainWorlds(index, entries) };
+}
+
+/** The definers of the worlds where something builds the file without substituting it (only there can a sibling's postBuild be missing). */
+function definersOfPlainWorlds(index: RepoIndex, entries: readonly BuildEntry[]): FluxFileContext['definers'] {
+  let definers: Map<number, ReadonlyMap<string, readonly Builder[]>> | undefined;
+  for (const { builder } of entries) {
+    if (builder.vars?.substitutes || definers?.has(builder.world.index)) continue;
+    const byName = index.fluxGraph().definersIn(builder.world);
+    if (byName.size > 0) (definers ??= new Map()).set(builder.world.index, byName);
+  }
+  return definers;
 }
 
 /** Reads a file's text at git HEAD: undefined when git cannot tell, null when the file is not in HEAD. */

@@ -66,7 +66,7 @@ function runRules(region: SubstitutedRegion, flux: FluxFileContext | undefined, 
 function definedElsewhere(name: string, region: SubstitutedRegion, flux: FluxFileContext | undefined): Builder[] {
   const out: Builder[] = [];
   const worlds = new Set(region.plain.filter((builder) => !region.optedOut?.includes(builder)).map((builder) => builder.world));
-  for (const world of worlds) for (const builder of flux?.definersOf?.(name, world) ?? []) if (!out.includes(builder)) out.push(builder);
+  for (const world of worlds) for (const builder of flux?.definers?.get(world.index)?.get(name) ?? []) if (!out.includes(builder)) out.push(builder);
   return out;
 }
 

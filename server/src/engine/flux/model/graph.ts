@@ -24,6 +24,8 @@ import type { BuildEntry, Builder, World } from './world';
 import type { NeverBuilds } from './gate';
 import { helmRefs, type HelmOutsideRef, type HelmRefs } from './helm-refs';
 
+const NO_DEFINERS: ReadonlyMap<string, readonly Builder[]> = new Map();
+
 export interface GraphInput {
   files: ReadonlySet<string>;
   facts: ReadonlyMap<string, FileFacts>;
@@ -195,17 +197,17 @@ export class FluxGraph {
     return this.live;
   }
 
-  private definersByWorld: Map<World, Map<string, Builder[]>> | null = null;
+  private definersByWorld: Map<number, Map<string, Builder[]>> | null = null;
 
-  /** The live Kustomizations of `world` that build this repository and whose postBuild substitutes and defines `name` (indexed once per graph). */
-  definersOf(name: string, world: World): readonly Builder[] {
+  /** The live Kustomizations of `world` that build this repository and whose postBuild substitutes and defines each name (indexed once per graph). */
+  definersIn(world: World): ReadonlyMap<string, readonly Builder[]> {
     if (!this.definersByWorld) {
       this.definersByWorld = new Map();
       for (const builder of this.live) {
         // Another repository's Kustomization says nothing of the names this one uses.
         if (!builder.vars?.substitutes || this.artifactOf(builder) === null) continue;
-        let byName = this.definersByWorld.get(builder.world);
-        if (!byName) this.definersByWorld.set(builder.world, (byName = new Map<string, Builder[]>()));
+        let byName = this.definersByWorld.get(builder.world.index);
+        if (!byName) this.definersByWorld.set(builder.world.index, (byName = new Map<string, Builder[]>()));
         for (const defined of builder.vars.defined.keys()) {
           const list = byName.get(defined);
           if (list) list.push(builder);
@@ -213,7 +215,7 @@ export class FluxGraph {
         }
       }
     }
-    return this.definersByWorld.get(world)?.get(name) ?? [];
+    return this.definersByWorld.get(world.index) ?? NO_DEFINERS;
   }
 
   /** Kustomizations a world applies that never build there (the dependsOn gate), with why. */

@@ -9,7 +9,7 @@ import type { Fix } from '../../base/types';
 import { asMap, asSeq, findPair, getString, isScalar, nodeSpan, ParsedDocument } from '../../yaml/documents';
 import type { VarSet } from '../model/variables';
 import type { StrictSetting } from '../model/flux-version';
-import type { Builder, BuildEntry, World } from '../model/world';
+import type { Builder, BuildEntry } from '../model/world';
 import { envLines } from '../facts/generator-inputs';
 import type { Generator } from '../facts/model';
 import { SUBSTITUTE_OPT_OUT } from '../facts/kustomize-config';
@@ -23,8 +23,12 @@ export interface FluxFileContext {
   strict: boolean;
   strictFrom: StrictSetting['strictFrom'];
   mode: SubstitutionMode;
-  /** The live Kustomizations of a world whose postBuild defines `name` (the siblings a build without postBuild could follow). */
-  definersOf?(name: string, world: World): readonly Builder[];
+  /**
+   * By world index, for the worlds where a Kustomization builds the file without substituting it: the
+   * live Kustomizations whose postBuild defines each name (the siblings such a build could follow).
+   * Data, not a function: the context crosses to audit workers by structured clone.
+   */
+  definers?: ReadonlyMap<number, ReadonlyMap<string, readonly Builder[]>>;
 }
 
 const NO_VARIABLES: VarSet = { defined: new Map(), unknown: [], outside: [], sources: [], substitutes: true };
