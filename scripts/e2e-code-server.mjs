@@ -39,6 +39,7 @@ import {
   isNoise,
   option,
   root,
+  servePicturesOffline,
   startControlServer,
   VIEWPORT,
   WORKBENCH_SETTINGS,
@@ -169,6 +170,7 @@ try {
   console.log(`${HOST}: code-server listening on ${address} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
   browser = await chromium.launch({ headless: true, executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: VIEWPORT });
+  await servePicturesOffline(page.context());
   let exited;
   const exit = new Promise((resolve) => (exited = resolve));
   await page.exposeFunction('codeAutomationLog', (type, args) => {

@@ -4,7 +4,7 @@
 // (screenshots, results; see test/e2e/suite/control.ts), the run timeout and
 // the final plain "N passed, N failed, N skipped" line.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -189,7 +189,7 @@ export async function waitForWidget(page, { selector, text = '', hidden = false,
  * edge, 1 its bottom; negative above the view), the same on two looks in a row. Resolves
  * { found: true, top }, or after `timeout` ms { found: false, seen } with what each frame showed.
  */
-export async function waitForFrameElement(page, { selector, from, to, timeout = WIDGET_TIMEOUT_MS }) {
+export async function waitForFrameElement(page, { selector, from, to, loaded = false, timeout = WIDGET_TIMEOUT_MS }) {
   const until = Date.now() + timeout;
   let previous = null;
   let seen = [];
@@ -198,12 +198,16 @@ export async function waitForFrameElement(page, { selector, from, to, timeout = 
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
       const place = await frame
-        .evaluate((selector) => {
-          const element = document.querySelector(selector);
-          return element
-            ? { top: Math.round(element.getBoundingClientRect().top), height: window.innerHeight, scrollY: Math.round(window.scrollY) }
-            : { absent: document.body?.innerText.slice(0, 80) ?? '' };
-        }, selector)
+        .evaluate(
+          ({ selector, loaded }) => {
+            const element = document.querySelector(selector);
+            if (!element) return { absent: document.body?.innerText.slice(0, 80) ?? '' };
+            // an image that has loaded (decoded, with a size): what a user sees, not its alt text
+            if (loaded && !(element.complete && element.naturalWidth > 0)) return { notLoaded: String(element.src ?? '').slice(0, 160), complete: element.complete };
+            return { top: Math.round(element.getBoundingClientRect().top), height: window.innerHeight, scrollY: Math.round(window.scrollY) };
+          },
+          { selector, loaded },
+        )
         .catch((error) => ({ error: String(error).slice(0, 120) }));
       seen.push({ url: frame.url().slice(0, 120), ...place });
     }
@@ -246,7 +250,8 @@ async function traceWidgets(page) {
  *   POST /screenshot?name=..&selector=..&text=..&timeout=ms          waits as /wait (visible), then
  *        photographs the page ({found, path}): the picture shows the widget with its content
  *   POST /frame-element?selector=..&from=..&to=..&timeout=ms   waits until a frame's page (a webview)
- *        shows the element with its top between from and to, fractions of its view's height ({found})
+ *        shows the element with its top between from and to, fractions of its view's height ({found});
+ *        &loaded=1: the element is an image that has loaded
  *   POST /mouse?selector=..   moves the mouse onto the top-most element matching selector ({moved});
  *        without a selector, parks it in the window's corner
  *   POST /result                                                     the mocha results
@@ -290,7 +295,13 @@ export async function startControlServer({ host, getPage }) {
         const page = getPage();
         if (!page) return response.writeHead(409).end('no page to look at');
         const number = (name) => Number(url.searchParams.get(name));
-        const wanted = { selector: url.searchParams.get('selector'), from: number('from'), to: number('to'), timeout: number('timeout') || WIDGET_TIMEOUT_MS };
+        const wanted = {
+          selector: url.searchParams.get('selector'),
+          from: number('from'),
+          to: number('to'),
+          loaded: url.searchParams.get('loaded') === '1',
+          timeout: number('timeout') || WIDGET_TIMEOUT_MS,
+        };
         const state = await waitForFrameElement(page, wanted);
         if (!state.found) console.error(`${host}: /frame-element ${JSON.stringify(wanted)} not met; the frames show ${JSON.stringify(state.seen)}`);
         json(state);
@@ -338,6 +349,19 @@ export async function startControlServer({ host, getPage }) {
   };
 }
 
+/**
+ * The repository's web address as the packaged extension page names its pictures (vsce writes
+ * `<repository>/raw/HEAD/<path>`), answered from this checkout: the runs are offline, and what the
+ * test checks is that the page asks for the right picture and shows it.
+ */
+export async function servePicturesOffline(context) {
+  const repository = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).repository.url.replace(/\.git$/, '');
+  await context.route(`${repository}/raw/HEAD/**`, (route) => {
+    const file = path.join(root, decodeURIComponent(new URL(route.request().url()).pathname.split('/raw/HEAD/')[1]));
+    return existsSync(file) && file.startsWith(root + path.sep) ? route.fulfill({ path: file }) : route.fulfill({ status: 404 });
+  });
+}
+
 /** Copies the README's pictures from this run's screenshots (only with --docs-images). */
 export function copyDocsImages(shots) {
   if (!flag('docs-images')) return;
@@ -363,7 +387,7 @@ export function finish({ host, started, result, code, reason, runDir }) {
   const failed = code !== 0 && result.failed === 0 ? 1 : result.failed;
   const ok = code === 0 && failed === 0 && result.passed > 0;
   if (reason) console.error(`${host}: ${reason}`);
-  for (const test of result.tests.filter((t) => t.state === 'failed')) console.error(`${host}: FAILED ${test.title}`);
+  for (const test of result.tests.filter((t) => t.state === 'failed')) console.error(`${host}: FAILED ${test.title}${test.error ? `\n  ${test.error.split('\n').slice(0, 6).join('\n  ')}` : ''}`);
   if (runDir && existsSync(runDir)) {
     if (ok && !process.env.KEEP_RUN_DIR) rmSync(runDir, { recursive: true, force: true });
     else console.error(`${host}: run directory kept: ${runDir}`);

@@ -2,12 +2,14 @@
 // dist/ (the development build) is never touched:
 //   1. scripts/build.mjs --production --outdir=<staging>/dist   (minified, no sourcemaps)
 //   2. copy package.json, .vscodeignore and what ships (the users' README, LICENSE, CHANGELOG, icon,
-//      grammars, the schema, the walkthrough's media, the pictures the users' README shows)
+//      grammars, the schema, the walkthrough's media)
 //   3. vsce package --no-dependencies (everything the extension runs is bundled), with the
 //      allowlist .vscodeignore deciding what goes in (test/package.test.ts checks it), and
 //      README.marketplace.md as the extension page (vsce's readmePath): the repository's README is
-//      for developers. Its relative links are kept (not rewritten to a web address): the pictures
-//      ship in the package and show offline.
+//      for developers. vsce rewrites its relative links to the repository's web address (package.json
+//      `repository`, /raw/HEAD/ for pictures): the workbench's extension page renders media only from
+//      http(s) addresses (its sanitizer drops relative paths and data: URLs), so a packaged picture
+//      could never show there, and the pictures stay out of the package.
 //
 //   node scripts/package.mjs [--out=<file.vsix>]    default: flux-job-guard-<version>.vsix here
 import { spawnSync } from 'node:child_process';
@@ -23,7 +25,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 const out = path.resolve(process.argv.find((arg) => arg.startsWith('--out='))?.slice(6) ?? path.join(root, `${manifest.name}-${manifest.version}.vsix`));
 /** Shipped as they are (the bundles come from the build). */
 const README = 'README.marketplace.md';
-const COPIED = ['package.json', '.vscodeignore', README, 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes', 'schemas', 'media', 'docs/images'];
+const COPIED = ['package.json', '.vscodeignore', README, 'LICENSE', 'CHANGELOG.md', 'images/icon.png', 'syntaxes', 'schemas', 'media'];
 
 const missing = COPIED.filter((file) => !existsSync(path.join(root, file)));
 if (missing.length > 0) {
@@ -39,7 +41,7 @@ try {
 
   const { createVSIX } = require('@vscode/vsce');
   mkdirSync(path.dirname(out), { recursive: true });
-  await createVSIX({ cwd: staging, packagePath: out, dependencies: false, allowStarActivation: false, readmePath: README, rewriteRelativeLinks: false });
+  await createVSIX({ cwd: staging, packagePath: out, dependencies: false, allowStarActivation: false, readmePath: README });
 
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
   for (const bundle of ['client.js', 'server.js', 'browser/client.js', 'browser/server.js']) {

@@ -68,8 +68,10 @@ const manifestJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')
   contributes: { walkthroughs: Array<{ steps: Array<{ media: { markdown?: string; image?: string } }> }> };
 };
 const WALKTHROUGH_MEDIA = manifestJson.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps.map((step) => `extension/${step.media.markdown ?? step.media.image}`));
-/** The pictures of the users' README (the extension page), every one it shows. */
-const README_PICTURES = [...readFileSync(join(root, 'README.marketplace.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => `extension/${match[1]}`);
+/** The pictures of the users' README (the extension page), every one it shows, as paths in the repository. */
+const README_PICTURES = [...readFileSync(join(root, 'README.marketplace.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]);
+/** Where vsce points them: the repository's web address (package.json), as GitHub serves a file at HEAD. */
+const PICTURES_AT = `${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url}/raw/HEAD/`;
 
 let dir: string;
 let zip: Buffer;
@@ -100,7 +102,6 @@ test('the .vsix holds exactly the allowlist of .vscodeignore', () => {
     'extension/images/icon.png',
     'extension/schemas/flux-job-guard.schema.json', // contributes.yamlValidation
     ...WALKTHROUGH_MEDIA,
-    ...README_PICTURES,
     ...grammars,
     ...BUNDLES,
   ].sort();
@@ -112,15 +113,19 @@ test("the extension page is the users' README, its pictures and the rule docs ar
     zip,
     entries.find((e) => e.name === 'extension/readme.md')!,
   ).toString('utf8');
-  assert.equal(readme, readFileSync(join(root, 'README.marketplace.md'), 'utf8'), 'README.marketplace.md as it is: links not rewritten');
-  assert.doesNotMatch(readme, /npm ci/, "not the developers' README");
+  // The workbench's extension page shows media only from http(s) addresses (relative paths are dropped):
+  // every picture is the repository's address of a PNG that is in the repository, and none is packaged.
+  const shown = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]);
   assert.equal(README_PICTURES.length, 4);
+  assert.deepEqual(
+    shown,
+    README_PICTURES.map((picture) => PICTURES_AT + picture),
+  );
+  assert.equal(readme.replaceAll(PICTURES_AT, ''), readFileSync(join(root, 'README.marketplace.md'), 'utf8'), 'README.marketplace.md, only its pictures readdressed');
+  assert.doesNotMatch(readme, /npm ci/, "not the developers' README");
   for (const picture of README_PICTURES) {
-    const bytes = contentOf(
-      zip,
-      entries.find((e) => e.name === picture)!,
-    );
-    assert.deepEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${picture} is a PNG`);
+    assert.deepEqual([...readFileSync(join(root, picture)).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${picture} is a PNG in the repository`);
+    assert.ok(!entries.some((e) => e.name === `extension/${picture}`), `${picture} is not packaged`);
   }
   assert.equal(WALKTHROUGH_MEDIA.length, 4);
   // the rule docs travel in the client bundles (shown offline from each finding)

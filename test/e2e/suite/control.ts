@@ -87,8 +87,8 @@ export async function waitForWidget(control: Control, widget: Widget): Promise<b
  * between `from` and `to`, fractions of the view's height (0 its top edge, 1 its bottom, negative
  * above it). Resolves false after `timeout` ms (the runner's default).
  */
-export async function frameElementAt(control: Control, selector: string, [from, to]: [number, number], timeout?: number): Promise<boolean> {
-  const query = new URLSearchParams({ selector, from: String(from), to: String(to), ...(timeout ? { timeout: String(timeout) } : {}) });
+export async function frameElementAt(control: Control, selector: string, [from, to]: [number, number], timeout?: number, loaded = false): Promise<boolean> {
+  const query = new URLSearchParams({ selector, from: String(from), to: String(to), ...(timeout ? { timeout: String(timeout) } : {}), ...(loaded ? { loaded: '1' } : {}) });
   return (await post<{ found: boolean }>(control, `/frame-element?${query.toString()}`)).found;
 }
 

@@ -28,6 +28,8 @@ const docsTexts = () => allTabs().filter((tab) => tab.input instanceof vscode.Ta
 const heading = (rule: string) => `h3[id="${rule}"]`;
 /** Where an element's top is in a view, as fractions of the view's height (see frameElementAt). */
 const UPPER_HALF: [number, number] = [-0.02, 0.5];
+/** Anywhere on the page, in view or scrolled out of it. */
+const ANYWHERE: [number, number] = [-1e6, 1e6];
 const IN_VIEW: [number, number] = [-0.02, 1];
 const ABOVE_VIEW: [number, number] = [-100, 0];
 
@@ -137,6 +139,20 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     await waitUntil(() => docsTexts().length === 0, 'no editor left showing the Markdown source');
     assert.strictEqual(docsPreviews().length, 1, 'one page of rule docs, reused');
     await vscode.window.tabGroups.close(docsPreviews());
+  });
+
+  test("the extension page shows the README's first picture, loaded (not its alt text)", async function () {
+    // Only an installed extension has a page: a development one is not among the local extensions.
+    if (control.mode !== 'installed' || control.url === undefined) return this.skip();
+    this.timeout(90_000);
+    // vsce writes the repository's address (the page shows media only from http(s) addresses); the runner answers it from the checkout
+    const picture = 'img[alt^="A Job without a finish timeout"][src="https://github.com/flux-job-guard/flux-job-guard/raw/HEAD/docs/images/squiggle-hover.png"]';
+    // negative control: no page shows the picture before the extension's page is opened
+    assert.ok(!(await frameElementAt(control, picture, ANYWHERE, 2000, true)), 'no extension page yet');
+    // What the Extensions view runs on a click of the installed extension (extension.open asks the gallery first, and offline that fails).
+    await vscode.commands.executeCommand('_extensions.manage', EXTENSION_ID);
+    assert.ok(await frameElementAt(control, picture, ANYWHERE, 60_000, true), "the page's first picture has loaded");
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('the lens that counts the Kustomizations of a Job lists them where references are listed', async function () {
