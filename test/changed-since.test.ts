@@ -8,7 +8,7 @@
 // is not reported.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JsonFinding, JsonReport } from '../server/src/cli/formats';
@@ -209,5 +209,72 @@ describe('audit --changed-since REV', () => {
     const run = cli([dir, '--changed-since', 'HEAD']);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /needs a git repository/);
+  });
+});
+
+describe('audit --staged (the pre-commit hook)', () => {
+  /** BASE committed; `staged` written and added to the index; `unstaged` written after (a text, or null to delete), not added. */
+  function stagedRepo(staged: Record<string, string>, unstaged: Record<string, string | null>): string {
+    const dir = changedRepo(staged);
+    git(dir, 'add', '-A');
+    for (const [path, text] of Object.entries(unstaged)) {
+      if (text === null) rmSync(join(dir, path));
+      else {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+    }
+    return dir;
+  }
+
+  /** The full audit of what the index holds: a copy of the repository with its unstaged edits and untracked files dropped. */
+  function indexAudit(dir: string): JsonFinding[] {
+    const copy = tempDir('fjg-index-');
+    cpSync(dir, copy, { recursive: true });
+    git(copy, 'checkout', '--', '.');
+    git(copy, 'clean', '-fdq');
+    return report(copy).json.findings;
+  }
+
+  test("the index's changes, as the commit will hold them: unstaged edits and untracked files are not what is audited", () => {
+    const dir = stagedRepo(
+      { 'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING} ${MISSING}') },
+      // unstaged: job-b's TTL is set in the working tree only; an untracked Job in tools/; job-u deleted from the working tree only
+      { 'apps/job-b.yaml': job('job-b', TTL, 'date'), 'tools/job-new.yaml': job('job-new', '', 'date'), 'tools/job-u.yaml': null },
+    );
+    const staged = report(dir, '--staged');
+    assert.deepEqual(
+      staged.json.findings,
+      indexAudit(dir).filter((f) => APPS.includes(f.file)),
+    );
+    // job-b keeps the finding the index's text has; the working tree's fix is not committed
+    assert.ok(
+      staged.json.findings.some((f) => f.file === 'apps/job-b.yaml' && f.rule === 'ttl-missing'),
+      'job-b as the index holds it',
+    );
+    assert.ok(filesOf(staged.json.findings).includes('apps/job-a.yaml'));
+    assert.ok(!filesOf(staged.json.findings).some((file) => file.startsWith('tools/')), 'nothing of tools/ is staged');
+    // negative control: --changed-since HEAD audits the working tree (job-b fixed, the untracked Job reported)
+    const since = report(dir, '--changed-since', 'HEAD').json.findings;
+    assert.ok(!since.some((f) => f.file === 'apps/job-b.yaml' && f.rule === 'ttl-missing'));
+    assert.ok(filesOf(since).includes('tools/job-new.yaml'));
+  });
+
+  test('nothing staged: no finding, exit 0, whatever the working tree holds', () => {
+    const dir = stagedRepo({}, { 'apps/job-a.yaml': job('job-a', '', 'echo ${MISSING}') });
+    const staged = report(dir, '--staged');
+    assert.deepEqual(staged.json.findings, []);
+    assert.equal(staged.status, 0);
+  });
+
+  test('with --changed-since: a usage error; outside git: exit 2 and says so', () => {
+    const both = cli([changedRepo({}), '--staged', '--changed-since', 'HEAD']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /--staged and --changed-since cannot be combined/);
+    const dir = tempDir('fjg-not-git-');
+    writeFileSync(join(dir, 'job.yaml'), job('x', '', 'date'));
+    const outside = cli([dir, '--staged']);
+    assert.equal(outside.status, 2);
+    assert.match(outside.stderr, /--staged needs a git repository/);
   });
 });

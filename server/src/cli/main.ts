@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // flux-job-guard: the CLI face of the engine (cli.md).
-//   audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--changed-since REV]
+//   audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--changed-since REV | --staged]
 //   envsubst [--var NAME=VALUE]... [--env] [--strict]
 //   lsp --stdio
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
 import { affectedSince } from './changed-since';
-import { changesSince } from '../node/git-changes';
+import { changesSince, INDEX, repositoryAt, stagedChanges } from '../node/git-changes';
 import { restrictTo } from '../engine/pipeline/affected';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
@@ -23,13 +23,14 @@ import { VERSION } from '../shared/version';
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
 Usage:
-  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N] [--changed-since REV]
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N] [--changed-since REV | --staged]
   flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
   flux-job-guard lsp --stdio                                         the language server
   flux-job-guard --version | --help
 
 --git (the default in a git checkout) compares Jobs with git HEAD for job-immutable-template; --no-git turns that off.
 --changed-since REV reports only the findings of the files the change since REV (git diff REV, untracked files too) can affect.
+--staged audits the repository as the index holds it (what a commit would hold: unstaged edits and untracked files left out) and reports what its changes against HEAD can affect (a pre-commit hook).
 Exit status: 0 no error finding, 1 at least one error finding, 2 usage error or unreadable input.
 `;
 
@@ -80,10 +81,12 @@ interface AuditArgs {
   threads: number | null;
   /** Report only the files the change since this git revision can affect; null: every file. */
   changedSince: string | null;
+  /** Audit the index (what a commit would hold) and report what its changes against HEAD can affect. */
+  staged: boolean;
 }
 
 function parseAuditArgs(args: string[]): AuditArgs {
-  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null, changedSince: null };
+  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null, changedSince: null, staged: false };
   let dirSeen = false;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
@@ -103,7 +106,8 @@ function parseAuditArgs(args: string[]): AuditArgs {
     else if (flag === '--changed-since') {
       parsed.changedSince = value();
       if (parsed.changedSince === '') throw new UsageError('--changed-since needs a git revision');
-    } else if (flag === '--threads') {
+    } else if (flag === '--staged') parsed.staged = true;
+    else if (flag === '--threads') {
       parsed.threads = Number(value());
       if (!Number.isSafeInteger(parsed.threads) || parsed.threads < 1) throw new UsageError('--threads must be a positive whole number');
     } else if (flag === '--max-file-size') {
@@ -116,6 +120,7 @@ function parseAuditArgs(args: string[]): AuditArgs {
       dirSeen = true;
     }
   }
+  if (parsed.staged && parsed.changedSince !== null) throw new UsageError('--staged and --changed-since cannot be combined (--staged compares the index with HEAD)');
   return parsed;
 }
 
@@ -154,19 +159,29 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   }
   const root = (fs as NodeRepoFs).root ?? dir;
   // Asked before the audit: a revision git cannot resolve is a usage error, said at once.
-  const changes = options.changedSince === null ? null : await changesSince(root, options.changedSince);
+  const changes = options.staged ? await stagedChanges(root) : options.changedSince === null ? null : await changesSince(root, options.changedSince);
   if (changes && !changes.ok) {
     io.stderr(`flux-job-guard: ${changes.message}\n`);
     return 2;
   }
   const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
   // Listed once: the count decides the threads, and the audit walks the same list.
-  const files = await fs.listFiles();
-  const listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
+  let files = await fs.listFiles();
+  let listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
+  /** Texts that are not the disk's (--staged: the index's), for the workers too. */
+  const open: Array<[string, string]> = [];
+  const unstaged = changes?.ok ? changes.unstaged : undefined;
+  if (unstaged) {
+    ({ fs: listed, files } = await repositoryAt(root, INDEX, listed, files, unstaged));
+    for (const path of unstaged) {
+      const read = await listed.read(path);
+      if (read.kind === 'text') open.push([path, read.text]);
+    }
+  }
   const executor =
     options.threads === 1
       ? undefined
-      : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
+      : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   const full = await audit(listed, { contractPath, head, executor });
   // The one full audit, restricted to the files the change can affect: their findings are exactly the full audit's.
   const result = changes ? restrictTo(full, await affectedSince(root, changes.revision, listed, files, changes.files, contractPath)) : full;

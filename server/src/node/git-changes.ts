@@ -6,7 +6,11 @@
 import type { ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { git, revisionReader } from './git-head';
 
-export type ChangesSince = { ok: true; revision: string; files: Set<string> } | { ok: false; message: string };
+/** `unstaged` (--staged only): the paths where the working tree is not the index, read from the index instead. */
+export type ChangesSince = { ok: true; revision: string; files: Set<string>; unstaged?: Set<string> } | { ok: false; message: string };
+
+/** The revision `rev` reads, in the git revision syntax, for the index (stage 0) rather than a commit. */
+export const INDEX = '';
 
 /** NUL-separated output of git `-z`: the paths, without the empty last item. */
 function paths(stdout: string): string[] {
@@ -36,7 +40,24 @@ export async function changesSince(root: string, rev: string): Promise<ChangesSi
 }
 
 /**
- * The repository as it was at `revision`: the working tree (`current`, its files listed in
+ * For `audit --staged` (a pre-commit hook): the paths staged against HEAD, and the paths where the
+ * working tree differs from the index (unstaged edits and deletions, untracked files), which the
+ * audit reads as the index has them, since the commit will hold that.
+ */
+export async function stagedChanges(root: string): Promise<ChangesSince> {
+  const since = await changesSince(root, 'HEAD');
+  if (!since.ok) return { ok: false, message: since.message.replace('--changed-since', '--staged') };
+  const staged = await git(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', since.revision, '--', '.']);
+  if (!staged.ok) return { ok: false, message: `--staged: git diff --cached failed (git: ${gitMessage(staged.stderr)})` };
+  const unstaged = await git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', '--', '.']);
+  if (!unstaged.ok) return { ok: false, message: `--staged: git diff failed (git: ${gitMessage(unstaged.stderr)})` };
+  const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
+  if (!untracked.ok) return { ok: false, message: `--staged: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
+  return { ok: true, revision: since.revision, files: new Set(paths(staged.stdout)), unstaged: new Set([...paths(unstaged.stdout), ...paths(untracked.stdout)]) };
+}
+
+/**
+ * The repository as it was at `revision` (INDEX: as the index holds it): the working tree (`current`, its files listed in
  * `files`) with each changed path read from git instead. Files git does not track and that did
  * not change (ignored ones) are the same on both sides, so they cannot look like a change.
  */
