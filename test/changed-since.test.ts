@@ -70,12 +70,8 @@ function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, '-c', 'user.name=fjg test', '-c', 'user.email=test@example.org', '-c', 'init.defaultBranch=main', ...args], { encoding: 'utf8', stdio: 'pipe' });
 }
 
-/** BASE committed in a new repository; `change` then edits the working tree (a text, or null to delete). */
-function changedRepo(change: Record<string, string | null>, base: Record<string, string> = BASE): string {
-  const dir = tempRepo('fjg-changed-', base);
-  git(dir, 'init', '-q');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'base');
+/** Edits the working tree of `dir`: each path gets its text, or is deleted (null). */
+function writeChange(dir: string, change: Record<string, string | null>): void {
   for (const [path, text] of Object.entries(change)) {
     if (text === null) rmSync(join(dir, path));
     else {
@@ -83,6 +79,15 @@ function changedRepo(change: Record<string, string | null>, base: Record<string,
       writeFileSync(join(dir, path), text);
     }
   }
+}
+
+/** BASE committed in a new repository; `change` then edits the working tree (a text, or null to delete). */
+function changedRepo(change: Record<string, string | null>, base: Record<string, string> = BASE): string {
+  const dir = tempRepo('fjg-changed-', base);
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  writeChange(dir, change);
   return dir;
 }
 
@@ -217,13 +222,7 @@ describe('audit --staged (the pre-commit hook)', () => {
   function stagedRepo(staged: Record<string, string>, unstaged: Record<string, string | null>): string {
     const dir = changedRepo(staged);
     git(dir, 'add', '-A');
-    for (const [path, text] of Object.entries(unstaged)) {
-      if (text === null) rmSync(join(dir, path));
-      else {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      }
-    }
+    writeChange(dir, unstaged);
     return dir;
   }
 
