@@ -43,8 +43,14 @@ export function accountCreator(file: string, doc: Document, root: YAMLMap, kind:
   if (!kind || !name) return null;
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   if (kind === 'HelmRelease' && group === 'helm.toolkit.fluxcd.io') return helmRelease(file, doc, root, name, mentionsAccounts);
+  return operatorAccount(file, kind, apiVersion, name, getString(doc, root, 'metadata', 'namespace'));
+}
+
+/** The account a custom resource's operator may make, named after it (its header is all this reads). */
+export function operatorAccount(file: string, kind: string, apiVersion: string, name: string, namespace: string | null): AccountCreator | null {
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   if (!group.includes('.') || group.endsWith('k8s.io') || NOT_CREATORS.test(group)) return null;
-  return { names: [name], namespace: getString(doc, root, 'metadata', 'namespace'), fixedNamespace: false, by: `the operator of ${kind} ${name}`, mayCreateOthers: false, file };
+  return { names: [name], namespace, fixedNamespace: false, by: `the operator of ${kind} ${name}`, mayCreateOthers: false, file };
 }
 
 function helmRelease(file: string, doc: Document, root: YAMLMap, name: string, mentionsAccounts: boolean): AccountCreator {

@@ -6,6 +6,7 @@
 // aliases expanded (within a budget).
 import { Document, isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { Span } from './types';
+import { aliasTarget } from '../yaml/aliases';
 
 export interface KScalar {
   kind: 'scalar';
@@ -77,7 +78,7 @@ export function fromYaml(doc: Document, node: unknown, base: number): KNode {
   const convert = (current: unknown, depth: number): KNode => {
     if (--budget < 0 || depth > 200) return emptyScalar(base);
     let resolved = current;
-    for (let hops = 0; isAlias(resolved) && hops < 16; hops++) resolved = resolved.resolve(doc);
+    for (let hops = 0; isAlias(resolved) && hops < 16; hops++) resolved = aliasTarget(doc, resolved);
     const range = (resolved as { range?: [number, number, number] } | null)?.range;
     const span: Span = range ? [base + range[0], base + range[1]] : [base, base];
     if (isMap(resolved)) {

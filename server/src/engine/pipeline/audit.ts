@@ -208,7 +208,7 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
     const needsRules = audited && documentMayMatter(read.text, bareDollar);
     let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
-    const summary = summarizeFile(path, read.text, () => (documents ??= parseYamlFile(read.text)), !needsRules);
+    const summary = summarizeFile(path, read.text, documents ?? (() => (documents ??= parseYamlFile(read.text))), !needsRules);
     if (!isTrivial(summary)) result.summaries.push([path, withoutValues(summary)]);
     if (needsRules) {
       result.waiting.push(path);

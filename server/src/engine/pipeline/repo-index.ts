@@ -5,7 +5,7 @@
 // files are never parsed for it; the model is rebuilt lazily, and only when
 // the facts that shape it change.
 import { optedOutEverywhere, type FluxFileContext } from '../flux/substitution/regions';
-import { extractFacts, mayHoldFacts } from '../flux/facts/extract';
+import { extractFacts, factsInHeaders, headerFacts, mayHoldFacts } from '../flux/facts/extract';
 import { FileFacts, isKustomizationFile, InputFacts } from '../flux/facts/model';
 import { documentNamesUsed } from '../flux/substitution/scalars';
 import { basenameOf, dirnameOf, isYamlPath } from '../base/paths';
@@ -50,14 +50,21 @@ export interface FileSummary {
 export function summarizeFile(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[]), withUses = true): FileSummary {
   const yaml = isYamlPath(path) || isKustomizationFile(path);
   const holdsFacts = yaml && mayHoldFacts(path, text);
+  const inHeaders = holdsFacts && isYamlPath(path) && factsInHeaders(path, text);
   const usesNames = withUses && yaml && text.includes('${');
-  const docs = holdsFacts || usesNames ? (typeof documents === 'function' ? documents() : (documents ?? parseYamlFile(text))) : undefined;
-  const summary: FileSummary = { facts: holdsFacts ? extractFacts(path, text, docs) : null, uses: usesNames ? namesUsedIn(docs!) : [] };
+  let docs = Array.isArray(documents) ? documents : undefined;
+  const parsed = (): ParsedDocument[] => (docs ??= typeof documents === 'function' ? documents() : parseYamlFile(text));
+  // The facts parse the file only where their view is the text itself (values-view.ts).
+  const summary: FileSummary = { facts: holdsFacts && !inHeaders ? extractFacts(path, text, parsed) : null, uses: usesNames ? namesUsedIn(parsed()) : [] };
   if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
   if (isKustomizationFile(path)) summary.kustomizeText = text;
-  // Documents parsed already: the headers the line scan cannot read come from them, not a second parse.
-  else if (isYamlPath(path)) summary.docs = scanResourceDocs(text, false, docs ? () => docs : undefined);
+  // Documents parsed already (for the facts, or by the caller): the headers the line scan cannot read come from them, not a second parse.
+  else if (isYamlPath(path)) {
+    const parsedAlready = docs;
+    summary.docs = scanResourceDocs(text, false, parsedAlready ? () => parsedAlready : undefined);
+    if (inHeaders) summary.facts = headerFacts(path, summary.docs) ?? extractFacts(path, text, parsed);
+  }
   return summary;
 }
 

@@ -2,6 +2,7 @@
 // is parsed on its own (a file's `---` boundaries are cheap to find), so a
 // cache can keep the documents an edit did not touch.
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
+import { aliasTarget } from './aliases';
 import { GO_YAML_STOPS, goYamlStops, readDocuments, ReadProblem, YamlReading } from './go-yaml';
 
 export interface YamlProblem {
@@ -282,7 +283,7 @@ export function parseYamlFile(text: string, reading: YamlReading = 'go-yaml'): P
 export function resolve(doc: Document, node: unknown): Node | null {
   let current = node;
   // An alias to an alias is legal; a bounded loop keeps a cycle harmless.
-  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = current.resolve(doc) ?? null;
+  for (let hops = 0; isAlias(current) && hops < 16; hops++) current = aliasTarget(doc, current) ?? null;
   return (current as Node | null) ?? null;
 }
 

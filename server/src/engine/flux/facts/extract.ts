@@ -25,9 +25,11 @@ import { artifactDecls, isSourceApi, sourceDecl, syncDecl, webhookDecl } from '.
 import { asMap, asSeq, findPair, getNode, getString, keyText, nodeSpan, parseYamlFile, ParsedDocument, scalarText, YAMLMap } from '../../yaml/documents';
 import { LineIndex } from '../../yaml/line-index';
 import { setInMap } from '../../yaml/edit';
-import { mentionedSecrets, PRODUCER_KINDS, producedSecrets } from './producers';
-import { accountCreator, MAY_HOLD_CREATOR } from '../../k8s/account-creators';
+import { isProducer, mentionedSecrets, PRODUCER_KINDS, producedSecrets } from './producers';
+import { accountCreator, MAY_HOLD_CREATOR, operatorAccount } from '../../k8s/account-creators';
+import type { ResourceDoc } from '../../kustomize/resource-docs';
 import { dependsOnRefs, HELM_GROUP, helmReleaseDecl } from './depends-on';
+import { factsView } from './values-view';
 
 const FACT_KINDS = new RegExp(`kind:\\s*["']?(ConfigMap|Secret|ServiceAccount|FluxInstance|ResourceSet|ArtifactGenerator|${PRODUCER_KINDS.join('|')})\\b`);
 
@@ -45,10 +47,50 @@ export function mayHoldFacts(path: string, text: string): boolean {
   );
 }
 
-export function extractFacts(path: string, text: string, documents?: ParsedDocument[]): FileFacts | null {
-  if (!mayHoldFacts(path, text)) return null;
+/**
+ * Whether the only facts this text can hold are the accounts that custom resources' operators make,
+ * named after each resource: then the documents' headers (which the kustomize model reads anyway)
+ * are enough and nothing is parsed for the facts (headerFacts). No Flux object, no kind the facts
+ * read, no Secret named, no account used, no List (whose items the headers list in its place).
+ */
+export function factsInHeaders(path: string, text: string): boolean {
+  return (
+    !isKustomizationFile(path) &&
+    !text.includes('fluxcd.io') &&
+    !text.includes('instance:') &&
+    !text.includes('kustomize-mutating-webhook') &&
+    !text.includes('serviceAccount') &&
+    !/secret/i.test(text) &&
+    !FACT_KINDS.test(text) &&
+    !LIST_KIND.test(text)
+  );
+}
+
+const LIST_KIND = /^kind:[ \t]*["']?[\w.-]*List\b/m;
+
+/** The facts of a text factsInHeaders accepts, from its documents' headers; undefined where one is a producer's (read the whole text). */
+export function headerFacts(path: string, headers: ResourceDoc[]): FileFacts | null | undefined {
   const facts = emptyFacts();
-  for (const parsed of documents ?? parseYamlFile(text)) {
+  for (const header of headers) {
+    if (header.error !== null || header.kind === '' || header.name === '') continue;
+    if (isProducer(header.kind, header.apiVersion)) return undefined;
+    const creator = operatorAccount(path, header.kind, header.apiVersion, header.name, header.namespace === '' ? null : header.namespace);
+    if (creator) facts.accountCreators.push(creator);
+  }
+  return facts.accountCreators.length > 0 ? facts : null;
+}
+
+/** The file's facts; `documents` (or a function that gives them) spares a parse where the facts view is the text itself. */
+export function extractFacts(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[])): FileFacts | null {
+  if (!mayHoldFacts(path, text)) return null;
+  const view = factsView(text);
+  return factsOfDocuments(path, view !== null ? parseYamlFile(view) : typeof documents === 'function' ? documents() : (documents ?? parseYamlFile(text)));
+}
+
+/** The facts of a file's parsed documents (of its facts view, or of the text itself). */
+export function factsOfDocuments(path: string, documents: ParsedDocument[]): FileFacts | null {
+  const facts = emptyFacts();
+  for (const parsed of documents) {
     if (parsed.errors.length > 0) continue;
     const { doc } = parsed;
     const root = asMap(doc, doc.contents);

@@ -42,10 +42,15 @@ const READERS: Record<(typeof PRODUCER_KINDS)[number], { group: string; read: Re
 };
 
 /** The Secrets a producer document makes; null when the document is no producer. */
+/** Whether objects of this kind make Secrets or ConfigMaps (then their facts need the whole document). */
+export function isProducer(kind: string, apiVersion: string): boolean {
+  const reader = (READERS as Record<string, { group: string; read: Read } | undefined>)[kind];
+  return reader !== undefined && apiVersion.startsWith(reader.group);
+}
+
 export function producedSecrets(file: string, parsed: ParsedDocument, root: YAMLMap, kind: string | null, apiVersion: string): VariableSource[] | null {
-  const reader = kind !== null ? (READERS as Record<string, { group: string; read: Read } | undefined>)[kind] : undefined;
-  if (!reader || !apiVersion.startsWith(reader.group)) return null;
-  return reader.read(file, parsed, root);
+  if (kind === null || !isProducer(kind, apiVersion)) return null;
+  return READERS[kind as (typeof PRODUCER_KINDS)[number]].read(file, parsed, root);
 }
 
 /**
