@@ -41,13 +41,13 @@ const READERS: Record<(typeof PRODUCER_KINDS)[number], { group: string; read: Re
   BitwardenSecret: { group: 'k8s.bitwarden.com/', read: bitwardenSecret },
 };
 
-/** The Secrets a producer document makes; null when the document is no producer. */
 /** Whether objects of this kind make Secrets or ConfigMaps (then their facts need the whole document). */
 export function isProducer(kind: string, apiVersion: string): boolean {
   const reader = (READERS as Record<string, { group: string; read: Read } | undefined>)[kind];
   return reader !== undefined && apiVersion.startsWith(reader.group);
 }
 
+/** The Secrets a producer document makes; null when the document is no producer. */
 export function producedSecrets(file: string, parsed: ParsedDocument, root: YAMLMap, kind: string | null, apiVersion: string): VariableSource[] | null {
   if (kind === null || !isProducer(kind, apiVersion)) return null;
   return READERS[kind as (typeof PRODUCER_KINDS)[number]].read(file, parsed, root);

@@ -12,8 +12,9 @@
 // line at the spec's indentation, under a top-level `spec:`, its lines
 // indented deeper and ended by a key of the spec or of the document, with no
 // tab indentation in it and no alias in the rest of the document (it could
-// name an anchor in the block). One consequence is written down: a YAML error inside such a
-// block no longer hides the HelmRelease's facts (the rules still report it).
+// name an anchor in the block). One consequence is written down: a YAML error
+// inside such a block no longer hides the HelmRelease's facts (the rules
+// still report it).
 import { documentBoundaries } from '../../yaml/documents';
 
 /** What in a HelmRelease's values a fact reads (account-creators.ts, start.ts). */
