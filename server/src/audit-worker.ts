@@ -40,7 +40,7 @@ async function wholeAudit(): Promise<void> {
     const head = setup.git ? ((await gitHeadReader(setup.root)) ?? undefined) : undefined;
     const executor = workerExecutor({ root: setup.root, maxFileSize: setup.maxFileSize, git: setup.git, open: setup.open }, Infinity, undefined, (message) => console.error(message));
     const result = await audit(fs, { contractPath: setup.contractPath, settings: setup.settings, head, executor });
-    parentPort!.postMessage({ result: { findings: result.findings, summary: result.summary } });
+    parentPort!.postMessage({ result: { findings: result.findings, summary: result.summary, jobs: result.jobs } });
   } catch (error) {
     parentPort!.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

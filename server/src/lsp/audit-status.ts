@@ -1,8 +1,9 @@
 // What the server is doing, for the client's status item: reading a folder
 // (indexing), auditing, or idle with the summary of each folder's last audit.
 // Audits run one at a time. Once a folder has been audited, a saved or changed
-// file audits it again (requests made meanwhile collapse into one run), so the
-// summary follows the fixes instead of going stale.
+// file audits it again (requests made meanwhile collapse into one run, with
+// the files they name), so the summary follows the fixes instead of going
+// stale; given the files, the folder's audit may redo only those.
 import type { AuditFolderSummary, ProblemCounts, ServerState, StatusParams } from '../shared/settings';
 
 export class AuditStatus {
@@ -10,11 +11,13 @@ export class AuditStatus {
   private indexing = 0;
   private auditing = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly pending = new Set<string>();
+  /** Folders to audit again, with the files changed since their last audit (null: a whole audit). */
+  private readonly pending = new Map<string, Set<string> | null>();
   private draining = false;
 
   constructor(
-    private readonly auditFolder: (root: string) => Promise<AuditFolderSummary>,
+    /** `changed`: the files changed since the folder's last audit, where known (else all of it is audited). */
+    private readonly auditFolder: (root: string, changed?: string[]) => Promise<AuditFolderSummary>,
     private readonly notify: (params: StatusParams) => void,
     private readonly log: (message: string) => void,
     /** What the Problems panel holds from this server now. */
@@ -53,21 +56,27 @@ export class AuditStatus {
     }
   }
 
-  /** Audits the folders one after the other, after any audit already running. */
+  /** Audits the folders one after the other, whole, after any audit already running. */
   audit(roots: string[]): Promise<AuditFolderSummary[]> {
-    const run = this.queue.then(async () => {
+    return this.queued(async () => {
       const results: AuditFolderSummary[] = [];
       for (const root of roots) results.push(await this.auditOne(root));
       return results;
     });
+  }
+
+  /** Runs `work` after any audit already running (audits run one at a time). */
+  private queued<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  /** A file of `root` changed: audit it again if it has been audited (collapsing requests that arrive meanwhile). */
-  changed(root: string): void {
+  /** `path` of `root` changed (no path: anything may have): audit it again if it has been audited (collapsing requests that arrive meanwhile). */
+  changed(root: string, path?: string): void {
     if (!this.last.has(root)) return;
-    this.pending.add(root);
+    const files = this.pending.has(root) ? this.pending.get(root)! : new Set<string>();
+    this.pending.set(root, files && path !== undefined ? files.add(path) : null);
     if (!this.draining) void this.drain();
   }
 
@@ -79,12 +88,14 @@ export class AuditStatus {
     this.draining = true;
     try {
       while (this.pending.size > 0) {
-        const roots = [...this.pending];
+        const requests = [...this.pending];
         this.pending.clear();
         try {
-          await this.audit(roots);
+          await this.queued(async () => {
+            for (const [root, files] of requests) await this.auditOne(root, files ? [...files] : undefined);
+          });
         } catch (error) {
-          this.log(`Flux Job Guard could not audit ${roots.join(', ')} again: ${error instanceof Error ? error.stack : String(error)}`);
+          this.log(`Flux Job Guard could not audit ${requests.map(([root]) => root).join(', ')} again: ${error instanceof Error ? error.stack : String(error)}`);
         }
       }
     } finally {
@@ -92,11 +103,11 @@ export class AuditStatus {
     }
   }
 
-  private async auditOne(root: string): Promise<AuditFolderSummary> {
+  private async auditOne(root: string, changed?: string[]): Promise<AuditFolderSummary> {
     this.auditing++;
     this.announce();
     try {
-      const summary = await this.auditFolder(root);
+      const summary = await this.auditFolder(root, changed);
       this.last.set(root, summary);
       return summary;
     } finally {

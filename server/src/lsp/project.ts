@@ -10,7 +10,7 @@ import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isGoYamlOnly, type ParsedDocument } from '../engine/yaml/documents';
-import { audit, AuditResult, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames } from '../engine/pipeline/audit';
+import { audit, AuditResult, bareDollarOn, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames } from '../engine/pipeline/audit';
 import { skippedFinding } from '../engine/rules/file-skipped';
 import { FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
@@ -18,13 +18,13 @@ import { OverlayFs, ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { RepoIndex } from '../engine/pipeline/repo-index';
 import type { Finding } from '../engine/base/types';
 import type { FluxJobGuardSettings } from '../shared/settings';
-import { fluxSubstitutionBareDollar } from '../engine/rules/flux-substitution-bare-dollar';
 import { yamlSyntax } from '../engine/rules/yaml-syntax';
 import { dependsOnDefinitions } from '../engine/editor/depends-on-sites';
 import { hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
+import { auditOneFile, patchedAudit, type FileAudit } from '../engine/pipeline/audit-one';
 
 /** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
 /** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */
@@ -38,8 +38,19 @@ export interface AuditRequest {
   open: Array<[string, string]>;
 }
 
-/** What the server shows of an audit. */
-export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary'>;
+/** What the server shows of an audit, and the Jobs it counted by file (what a later save takes out of the summary). */
+export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary' | 'jobs'>;
+
+/** An audit as the server shows it; `changed`: only these files' findings may differ from the audit before (else any file's may). */
+export type AuditShown = AuditOutcome & { changed?: string[] };
+
+/** The last whole audit and what it stands on: the index it was checked against, the model's stamp and the open texts when it started. */
+interface AuditBasis {
+  index: RepoIndex;
+  stamp: string;
+  open: ReadonlyMap<string, string>;
+  found: AuditOutcome;
+}
 
 /** Runs the audit elsewhere; undefined when it cannot (the project then audits in this thread). */
 export type AuditRunner = (request: AuditRequest) => Promise<AuditOutcome> | undefined;
@@ -128,6 +139,8 @@ export class Project {
 
   /** Per-document caches of the files open in the editor. */
   private readonly openFiles = new Map<string, DocumentSession>();
+  /** The text of each open file the index last learnt (an edit reaches the index when it is analysed). */
+  private readonly indexedOpenTexts = new Map<string, string>();
   private contractVersion = 0;
 
   opened(path: string): void {
@@ -136,6 +149,7 @@ export class Project {
 
   closed(path: string): void {
     this.openFiles.delete(path);
+    this.indexedOpenTexts.delete(path);
     this.heads.delete(path);
   }
 
@@ -145,7 +159,7 @@ export class Project {
     const input = analysisInput(this.index, this.contract, path, text, headText);
     const context = `${this.contractVersion}|${this.index.version}|${input.role}|${headText === undefined ? 'u' : headText === null ? 'n' : chunkKey(headText, 0, headText.length)}`;
     // With syntax errors left to YAML extensions, documents no rule can fire in are not even parsed.
-    const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: (this.contract.rules[fluxSubstitutionBareDollar.meta.id] ?? 'off') !== 'off' };
+    const prefilter = this.settings.showYamlSyntaxErrors ? null : { bareDollar: bareDollarOn(this.contract) };
     return session.analyze(input, `${context}|${JSON.stringify(prefilter)}`, prefilter);
   }
 
@@ -160,6 +174,7 @@ export class Project {
    */
   updateIndex(path: string, text: string | undefined): boolean {
     const session = this.openFiles.get(path);
+    if (session && text !== undefined) this.indexedOpenTexts.set(path, text);
     if (text === undefined || !session || !isYamlLike(path)) return this.index.update(path, text);
     // An open YAML file: its summary comes from the documents the edit touched (the rest are cached).
     session.update(text);
@@ -234,12 +249,64 @@ export class Project {
    * Where the platform can, the audit runs in a worker thread of its own: the model it builds and
    * everything it reads go with that thread, not into the server's memory for good.
    */
-  async audit(runner?: AuditRunner): Promise<AuditOutcome> {
+  async audit(runner?: AuditRunner): Promise<AuditShown> {
     await this.whenReady();
+    const basis = { index: this.index, stamp: this.modelStamp(), open: new Map(this.fs.open) };
     const settings: Settings = { requiredTtl: this.settings.ttl.required, rules: this.settings.rules };
-    const elsewhere = runner?.({ contractPath: this.contractPath, settings, maxFileSize: this.settings.maxFileSize, git: this.head !== undefined, open: [...this.fs.open] });
+    const elsewhere = runner?.({ contractPath: this.contractPath, settings, maxFileSize: this.settings.maxFileSize, git: this.head !== undefined, open: [...basis.open] });
     // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.
-    return (await elsewhere?.catch(() => undefined)) ?? audit(this.fs, { contractPath: this.contractPath, head: this.head, settings });
+    const found = (await elsewhere?.catch(() => undefined)) ?? (await audit(this.fs, { contractPath: this.contractPath, head: this.head, settings }));
+    this.lastAudit = { ...basis, found };
+    return found;
+  }
+
+  private lastAudit: AuditBasis | null = null;
+
+  /**
+   * The audit again after `paths` changed (a save, a file changed on disk). Where nothing other
+   * files' analyses read has changed since the last audit began (the index's version, the
+   * positions it keeps, the model's problems, the contract) and no path is the contract, a generator input or a file a
+   * contract entry names, only those files (and open documents edited since) are audited again
+   * and the rest of the last audit stands; otherwise the whole folder is audited.
+   */
+  async auditChanged(paths: readonly string[], runner?: AuditRunner): Promise<AuditShown> {
+    await this.whenReady();
+    const basis = this.lastAudit;
+    const files = basis ? this.changedSince(basis, paths) : null;
+    if (basis && files) {
+      const audited = new Map<string, FileAudit>();
+      for (const path of files) audited.set(path, await auditOneFile(this.fs, this.contract, this.index, path, this.head));
+      const found = patchedAudit(this.contract, basis.found, audited);
+      if (found) {
+        this.lastAudit = { ...basis, found };
+        return { ...found, changed: [...files] };
+      }
+    }
+    return this.audit(runner);
+  }
+
+  /** The files to audit again after `paths` changed, null where only a whole audit is exact. */
+  private changedSince(basis: AuditBasis, paths: readonly string[]): Set<string> | null {
+    if (basis.index !== this.index || basis.stamp !== this.modelStamp()) return null;
+    const files = new Set(paths);
+    for (const [path, text] of this.fs.open) if (basis.open.get(path) !== text) files.add(path);
+    for (const path of basis.open.keys()) if (!this.fs.open.has(path)) files.add(path);
+    for (const path of files) {
+      if (this.affectsContract(path) || this.index.isGeneratorInput(path)) return null;
+      // an edit the index has not learnt yet (its analysis is on its way) may change the model
+      const open = this.fs.open.get(path);
+      if (open !== undefined && this.openFiles.has(path) && this.indexedOpenTexts.get(path) !== open) return null;
+    }
+    return files;
+  }
+
+  /**
+   * What other files' analyses read of the model: it moves with every change they could see. The
+   * names files use reach other files only through the model's problems (names no source defines,
+   * say), so those are compared, not the names: opening a file teaches the index names it had not read.
+   */
+  private modelStamp(): string {
+    return `${this.contractVersion}|${this.index.version}|${this.index.positionsVersion}|${this.index.problemsStamp()}`;
   }
 
   skipped(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): Finding[] {

@@ -44,7 +44,7 @@ export function startServer(connection: Connection, platform: Platform): void {
   const diagnostics = new Diagnostics(
     workspace,
     () => refreshViews(workspace),
-    (root) => status.changed(root),
+    (root, path) => status.changed(root, path),
     () => status.shown(),
   );
   const caches = new ResourceCaches(workspace.documents);

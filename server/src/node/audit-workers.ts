@@ -92,12 +92,12 @@ export interface WholeAuditSetup extends Omit<WorkerSetup, 'contract'> {
  * over more): its model, texts and parse garbage leave with it. Undefined
  * without the worker bundle.
  */
-export function auditInWorker(setup: WholeAuditSetup): Promise<Pick<AuditResult, 'findings' | 'summary'>> | undefined {
+export function auditInWorker(setup: WholeAuditSetup): Promise<Pick<AuditResult, 'findings' | 'summary' | 'jobs'>> | undefined {
   const script = workerScript();
   if (!script) return undefined;
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: { ...setup, role: 'audit' } });
-    worker.once('message', (reply: { result?: Pick<AuditResult, 'findings' | 'summary'>; error?: string }) => {
+    worker.once('message', (reply: { result?: Pick<AuditResult, 'findings' | 'summary' | 'jobs'>; error?: string }) => {
       void worker.terminate();
       if (reply.result) resolve(reply.result);
       else reject(new Error(reply.error ?? 'the audit worker answered nothing'));

@@ -38,6 +38,8 @@ export interface AuditResult {
   contract: Contract;
   findings: Finding[];
   summary: Summary;
+  /** The Jobs the summary counts, by file (files with none left out): what a later change to one file takes out of it. */
+  jobs: Array<[string, JobRecord[]]>;
 }
 
 export interface AuditOptions {
@@ -183,10 +185,20 @@ export class KeptFiles {
 /** Characters of text whose parse pass 1 keeps for pass 2, in one thread and per worker. */
 export const PARSE_BUDGET_CHARS = { local: 4 << 20, worker: 1 << 20 };
 
+/** A file the audit would look at that it cannot read (too large, binary): its one finding. */
+export function skippedAnalysis(path: string, read: Extract<ReadResult, { kind: 'skipped' }>): FileAnalysis {
+  return { findings: [skippedFinding(path, read)], jobs: [] };
+}
+
+/** Whether the contract turns on flux-substitution-bare-dollar (the prefilter then looks at bare `$NAME`s too). */
+export function bareDollarOn(contract: Contract): boolean {
+  return (contract.rules[fluxSubstitutionBareDollar.meta.id] ?? 'off') !== 'off';
+}
+
 /** Pass 1 over `paths`: read and parse each file once, for its summary and (when that is all it needs) its syntax. */
 export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[], keep?: KeptFiles, inputs = false): Promise<ScanResult> {
   const result: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
-  const bareDollar = (contract.rules[fluxSubstitutionBareDollar.meta.id] ?? 'off') !== 'off';
+  const bareDollar = bareDollarOn(contract);
   for (const path of paths) {
     const read = await fs.read(path);
     if (read.kind === 'text' && read.text.includes(DIRECTIVE)) result.directives.push(path);
@@ -201,7 +213,7 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
     }
     const audited = isAudited(contract, path);
     if (read.kind !== 'text') {
-      if (audited && read.kind === 'skipped') result.analyses.push([path, { findings: [skippedFinding(path, read)], jobs: [] }]);
+      if (audited && read.kind === 'skipped') result.analyses.push([path, skippedAnalysis(path, read)]);
       continue;
     }
     // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
@@ -254,13 +266,24 @@ export async function analyzeWaiting(fs: RepoFs, contract: Contract, contexts: F
       if (read.kind !== 'text') continue;
       file = { text: read.text };
     }
-    const { text } = file;
-    const headText = head && mayHoldJob(text) ? await head(path) : undefined;
-    const input = inputFrom(context, text, contract, declares, headText);
-    const documents = input.yaml === false ? [] : (file.documents ?? parseYamlFile(text));
-    out.push({ path, analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents, input.flux) });
+    out.push({ path, ...(await analyzeInContext(context, file.text, contract, declares, head, file.documents)) });
   }
   return out;
+}
+
+/** Pass 2 on one file: every rule, in the context the model gives it, and the names it uses (from the same parse). */
+export async function analyzeInContext(
+  context: FileContext,
+  text: string,
+  contract: Contract,
+  declares: ReturnType<typeof accountLookup>,
+  head?: HeadReader,
+  parsed?: ParsedDocument[],
+): Promise<Omit<Analyzed, 'path'>> {
+  const headText = head && mayHoldJob(text) ? await head(context.file) : undefined;
+  const input = inputFrom(context, text, contract, declares, headText);
+  const documents = input.yaml === false ? [] : (parsed ?? parseYamlFile(text));
+  return { analysis: analyzeFile(input, documents), uses: input.yaml === false ? [] : namesUsedIn(documents, input.flux) };
 }
 
 /** The executor that runs both passes here, keeping the waiting texts between them. */
@@ -334,10 +357,8 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const directiveFiles = new Set([...scanned.directives, ...inputs.directives]);
   const findings: Finding[] = [];
   const report = async (path: string, analysis: FileAnalysis) => {
-    const chart = index.roleOf(path) === 'chart-template';
-    const text = (problemFiles.has(path) && !chart) || directiveFiles.has(path) ? await readText(path) : undefined;
     const other = path === contract.path ? contractFile : [];
-    pushAll(findings, fileFindings({ index, contract, path, text, analysis, other, modelProblems: !chart }));
+    pushAll(findings, await reportedFindings(index, contract, path, analysis, { problems: problemFiles.has(path), directives: directiveFiles.has(path), readText }, other));
   };
   for (const [path, analysis] of analyses) await report(path, analysis);
   for (const path of directiveFiles) if (!analyses.has(path) && path !== contract.path && isAnalyzed(contract, index, path)) await report(path, NO_ANALYSIS);
@@ -346,9 +367,29 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     pushAll(findings, fileFindings({ index, contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }));
   }
   const final = sortFindings(findings);
-  summary.errors = final.filter((finding) => finding.severity === 'error').length;
-  summary.warnings = final.filter((finding) => finding.severity === 'warning').length;
-  return { contract, findings: final, summary };
+  countFindings(summary, final);
+  return { contract, findings: final, summary, jobs: counted.filter(([, analysis]) => analysis.jobs.length > 0).map(([path, analysis]) => [path, analysis.jobs]) };
+}
+
+/** What the audit reports of one analysed file; its text is read where the model's problems or a directive need it. */
+export async function reportedFindings(
+  index: RepoIndex,
+  contract: Contract,
+  path: string,
+  analysis: FileAnalysis,
+  reads: { problems: boolean; directives: boolean; readText: (path: string) => Promise<string | undefined> },
+  other: Finding[] = [],
+): Promise<Finding[]> {
+  const chart = index.roleOf(path) === 'chart-template';
+  const text = (reads.problems && !chart) || reads.directives ? await reads.readText(path) : undefined;
+  return fileFindings({ index, contract, path, text, analysis, other, modelProblems: !chart });
+}
+
+/** The summary's error and warning counts, from every finding the audit reports. */
+export function countFindings(summary: Summary, findings: readonly Finding[]): Summary {
+  summary.errors = findings.filter((finding) => finding.severity === 'error').length;
+  summary.warnings = findings.filter((finding) => finding.severity === 'warning').length;
+  return summary;
 }
 
 export function summarize(contract: Contract, files: Array<{ path: string; jobs: JobRecord[] }>): Summary {

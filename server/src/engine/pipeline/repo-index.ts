@@ -118,6 +118,11 @@ export class RepoIndex {
   version = 0;
   /** Bumped when the names some file uses change (the report of unknown names may change). */
   usesVersion = 0;
+  /**
+   * Bumped when a file's facts keep their shape but not their positions (lines moved): the graph
+   * is not rebuilt for that, but other files' findings may point there (related locations).
+   */
+  positionsVersion = 0;
   /** How often each file's text has been recorded: a key for caches of per-file results kept outside the index. */
   private readonly recordings = new Map<string, number>();
 
@@ -177,7 +182,10 @@ export class RepoIndex {
     const facts = summary?.facts ?? null;
     const shape = facts ? shapeOf(facts) : undefined;
     if (shape !== this.shapes.get(path)) changed = true;
-    else if (facts) this.graphHasStalePositions = true;
+    else if (facts) {
+      this.graphHasStalePositions = true;
+      if (!samePositions(facts, this.facts.get(path))) this.positionsVersion++;
+    }
     if (facts) {
       this.facts.set(path, facts);
       this.shapes.set(path, shape!);
@@ -197,6 +205,8 @@ export class RepoIndex {
     this.usesVersion++;
     if (names.length === 0) this.uses.delete(path);
     else this.uses.set(path, names);
+    // the outside sources count the names their Kustomizations' files use
+    this.outside = null;
     this.unknownNames = null;
   }
 
@@ -217,6 +227,7 @@ export class RepoIndex {
       return had;
     }
     this.docs.set(path, docs);
+    // The spans only place kustomize's verdicts on the file's own documents: no other file's finding points there.
     const shape = hashed(JSON.stringify(docs, (key, value: unknown) => (key === 'span' ? undefined : value instanceof Map ? [...value.entries()] : value)));
     if (this.docShapes.get(path) === shape) return false;
     this.docShapes.set(path, shape);
@@ -337,6 +348,11 @@ export class RepoIndex {
       this.problemsByFile = null;
     }
     return this.unknownNames.length === 0 ? graph.problems : [...graph.problems, ...this.unknownNames];
+  }
+
+  /** A hash of every model problem (what the model says in files, wherever the cause is): equal stamps, equal problems. */
+  problemsStamp(): string {
+    return hashed(JSON.stringify(this.graphProblems()));
   }
 
   /** The model's problems that live in one file. */
@@ -574,6 +590,12 @@ function shapeOf(facts: FileFacts): string {
       return value instanceof Map ? [...value.entries()] : value;
     }),
   );
+}
+
+/** Whether two facts of the same shape (shapeOf) are equal with their positions too. */
+function samePositions(a: unknown, b: unknown): boolean {
+  const json = (value: unknown) => JSON.stringify(value, (_key, inner: unknown) => (inner instanceof Map ? [...inner.entries()] : inner));
+  return json(a) === json(b);
 }
 
 function hashed(json: string): string {

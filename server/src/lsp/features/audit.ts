@@ -19,26 +19,37 @@ export function registerAudit(workspace: Workspace, status: AuditStatus): void {
   });
 }
 
-/** Audits one folder, publishes what it found, and logs the audit's one line. */
-export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics, rootKey: string): Promise<AuditFolderSummary> {
+/**
+ * Audits one folder, publishes what it found, and logs the audit's one line. `changed`: the files
+ * changed since its last audit, where known; the project may then audit only those again, and
+ * only their diagnostics are published anew.
+ */
+export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics, rootKey: string, changed?: string[]): Promise<AuditFolderSummary> {
   const { documents } = workspace;
   const started = Date.now();
   const project = await workspace.projectForRoot(URI.parse(rootKey));
-  const result = await project.audit(workspace.auditRunner(URI.parse(rootKey)));
+  const runner = workspace.auditRunner(URI.parse(rootKey));
+  const result = changed ? await project.auditChanged(changed, runner) : await project.audit(runner);
   const byUri = new Map<string, Finding[]>();
   for (const finding of result.findings) {
     const uri = workspace.uriOf(project, finding.file);
     byUri.set(uri, [...(byUri.get(uri) ?? []), finding]);
   }
   const contractUri = workspace.uriOf(project, project.contract.path);
-  diagnostics.auditOnly.set(
-    contractUri,
-    result.findings.filter((finding) => finding.rule === contractNoJobs.meta.id),
-  );
-  for (const uri of diagnostics.audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) diagnostics.publish(uri, []);
-  for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
+  const republished = result.changed ? new Set(result.changed.map((path) => workspace.uriOf(project, path))) : null;
+  if (republished) {
+    // Only these files' findings can differ (the contract's cannot: see Project.auditChanged).
+    for (const uri of republished) if (!documents.get(uri)) diagnostics.publish(uri, byUri.get(uri) ?? []);
+  } else {
+    diagnostics.auditOnly.set(
+      contractUri,
+      result.findings.filter((finding) => finding.rule === contractNoJobs.meta.id),
+    );
+    for (const uri of diagnostics.audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) diagnostics.publish(uri, []);
+    for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
+  }
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
-  await diagnostics.publishContract(project);
+  if (!republished) await diagnostics.publishContract(project);
   const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
   workspace.log(auditLogLine(result.summary, facts));
   return {

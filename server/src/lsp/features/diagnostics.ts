@@ -35,8 +35,8 @@ export class Diagnostics {
     private readonly workspace: Workspace,
     /** Other files changed what hints and lenses say: the client asks again. */
     private readonly refreshViews: () => void,
-    /** A file of the folder changed (an audited folder is audited again). */
-    private readonly changed: (root: string) => void,
+    /** A file of the folder changed (an audited folder is audited again; `path`: which file, where known). */
+    private readonly changed: (root: string, path?: string) => void,
     /** Diagnostics were published (the status item counts them). */
     private readonly shown: () => void = () => undefined,
   ) {}
@@ -204,10 +204,14 @@ export class Diagnostics {
     });
 
     // A save ends what typing-hold.ts holds back, and re-audits an audited folder (the summary follows fixes).
-    documents.onDidSave((event) => {
+    documents.onDidSave(async (event) => {
       const uri = event.document.uri;
       if (workspace.recentEdits.delete(uri)) this.schedule(uri);
-      this.changed(workspace.rootFor(uri).toString());
+      const root = workspace.rootFor(uri);
+      const project = await workspace.projectForRoot(root);
+      // The edits saved reach the index first: the audit that follows may then redo only this file.
+      await this.pending.get(uri);
+      this.changed(root.toString(), workspace.relativePath(project, uri) ?? undefined);
     });
   }
 

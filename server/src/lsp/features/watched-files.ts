@@ -37,7 +37,7 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
         }
       }
       if (project.affectsContract(path)) await diagnostics.publishContract(project);
-      status.changed(project.rootUri);
+      status.changed(project.rootUri, path);
     }
   });
 
