@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 
 /** Bump when the output changes, so stale inputs are regenerated. */
-export const GENERATOR_VERSION = 6;
+export const GENERATOR_VERSION = 7;
 export const SEED = 0x5eed_f1c5;
 export const REPO_FILES = 20_000;
 export const EDIT_FILE_JOBS = 2000;
@@ -181,7 +181,8 @@ export function jobsFileText(): { text: string; jobs: number } {
 
 type Files = Map<string, string>;
 
-function fluxKustomization(rng: Rng, name: string, ns: string, path: string, substitute: Record<string, string> | null, withFrom: boolean): string {
+/** A Flux Kustomization; `declared`: the names of those written before it, which its dependsOn (if any) names one of, as a real repository's apps wait for its infrastructure. */
+function fluxKustomization(rng: Rng, name: string, ns: string, path: string, substitute: Record<string, string> | null, withFrom: boolean, declared: readonly string[] = []): string {
   const lines = [
     'apiVersion: kustomize.toolkit.fluxcd.io/v1',
     'kind: Kustomization',
@@ -194,7 +195,8 @@ function fluxKustomization(rng: Rng, name: string, ns: string, path: string, sub
     '    labels:',
     '      app.kubernetes.io/name: *app',
   ];
-  if (rng.chance(0.4)) lines.push('  dependsOn:', `    - name: ${rng.pick(APP_NAMES)}`, '      namespace: flux-system');
+  // (a name nothing declares would keep the Kustomization from ever building: version 6 did that to 1,874 of them)
+  if (rng.chance(0.4) && declared.length > 0) lines.push('  dependsOn:', `    - name: ${rng.pick(declared)}`, '      namespace: flux-system');
   lines.push(`  path: ${path}`, '  prune: true', '  sourceRef:', '    kind: GitRepository', '    name: flux-system', '    namespace: flux-system');
   lines.push(`  interval: ${rng.pick(['30m', '1h', '12h'])}`, `  retryInterval: 1m`, `  timeout: ${rng.pick(['3m', '5m', '10m'])}`, `  wait: ${rng.chance(0.3)}`);
   if (substitute) {
@@ -600,6 +602,7 @@ export function repoFiles(size: RepoSize = { files: REPO_FILES }): { files: File
   const reserve = 1; // the contract file
   let appIndex = 0;
   const namespaceApps = new Map<string, string[]>();
+  const declared: string[] = [];
   while (!enough()) {
     const ns = NAMESPACES[appIndex % NAMESPACES.length];
     const app = `${rng.pick(APP_NAMES)}-${appIndex}`;
@@ -607,7 +610,8 @@ export function repoFiles(size: RepoSize = { files: REPO_FILES }): { files: File
     const dir = `kubernetes/apps/${ns}/${app}`;
     namespaceApps.set(ns, [...(namespaceApps.get(ns) ?? []), app]);
     const substituted = rng.chance(0.8);
-    const ksDocs = [fluxKustomization(rng, app, ns, `./${dir}/app`, substituted ? { APP: app, VOLSYNC_CAPACITY: `${rng.int(1, 20)}Gi` } : null, rng.chance(0.5))];
+    const ksDocs = [fluxKustomization(rng, app, ns, `./${dir}/app`, substituted ? { APP: app, VOLSYNC_CAPACITY: `${rng.int(1, 20)}Gi` } : null, rng.chance(0.5), declared)];
+    declared.push(app);
     stats.fluxKustomizations++;
     if (rng.chance(0.15)) {
       ksDocs.push(fluxKustomization(rng, `${app}-extras`, ns, `./${dir}/extras`, null, false));

@@ -68,6 +68,10 @@ export class BenchLspClient {
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.onRequest('window/showMessageRequest', () => null);
     this.connection.onNotification('window/logMessage', () => undefined);
+    this.connection.onNotification('fluxJobGuard/status', (params: { state: string }) => {
+      const time = performance.now();
+      for (const listener of [...this.statusListeners]) listener(params.state, time);
+    });
     this.connection.onNotification('window/showMessage', () => undefined);
     this.connection.onNotification('$/progress', () => undefined);
     this.connection.onNotification('telemetry/event', () => undefined);
@@ -113,6 +117,35 @@ export class BenchLspClient {
       };
       this.waiters.push(waiter);
     });
+  }
+
+  private readonly statusListeners = new Set<(state: string, time: number) => void>();
+
+  /** The time of the next `idle` status that follows an `auditing` one (an audit's end); call before causing the audit. */
+  nextAuditEnd(timeoutMs = 600_000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let auditing = false;
+      const listener = (state: string, time: number) => {
+        if (state === 'auditing') auditing = true;
+        else if (state === 'idle' && auditing) {
+          this.statusListeners.delete(listener);
+          clearTimeout(timer);
+          resolve(time);
+        }
+      };
+      const timer = setTimeout(() => {
+        this.statusListeners.delete(listener);
+        reject(new Error(`no audit ended within ${timeoutMs} ms\n${this.stderr.slice(-2000)}`));
+      }, timeoutMs);
+      this.statusListeners.add(listener);
+    });
+  }
+
+  /** didSave (the text is already on disk); returns the time it was sent. */
+  save(uri: string): number {
+    const sent = performance.now();
+    void this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+    return sent;
   }
 
   /** didOpen; returns the time it was sent. */

@@ -660,11 +660,65 @@ async function serverMemory(generated: Generated, parseAllMs: number | undefined
       baseline: parseAllMs ? { name: 'parse all', value: parseAllMs } : undefined,
       note: 'one run',
     });
+    await saveScopedAudit(client, join(repo, jobFile), auditMs);
   } catch (error) {
     rows.push({ figure: 'memory server RSS after audit', unit: 'MB', median: null, samples: [], error: (error as Error).message.split('\n')[0] });
   } finally {
     await client.shutdown();
   }
+}
+
+/**
+ * The server's audit after a save (issue 22.2): a Job's TTL changed in the editor, analysed, written
+ * and saved, timed from didSave to the end of the audit it starts; against the whole audit
+ * (fluxJobGuard/audit, the first run's time and two more, alternating with the saves).
+ */
+async function saveScopedAudit(client: BenchLspClient, path: string, firstAuditMs: number): Promise<void> {
+  const uri = fileUri(path);
+  const original = readFileSync(path, 'utf8');
+  const at = original.indexOf('ttlSecondsAfterFinished: ');
+  if (at === -1) throw new Error(`${path} sets no TTL to change`);
+  const valueStart = at + 'ttlSecondsAfterFinished: '.length;
+  const oldValue = /^\d+/.exec(original.slice(valueStart))![0];
+  const position = (offset: number) => {
+    const before = original.slice(0, offset);
+    return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
+  };
+  const range = { start: position(valueStart), end: position(valueStart + oldValue.length) };
+  const saves: number[] = [];
+  const wholes = [firstAuditMs];
+  try {
+    for (let k = 0; k < 6; k++) {
+      // the last digit changed and back: the same length, so the range stays right
+      const value = k % 2 === 1 ? oldValue : oldValue.slice(0, -1) + (oldValue.endsWith('1') ? '2' : '1');
+      const analysed = client.nextPublish(uri);
+      client.change(uri, range, value);
+      await analysed;
+      writeFileSync(path, original.slice(0, valueStart) + value + original.slice(valueStart + oldValue.length));
+      await client.waitIdle();
+      const ended = client.nextAuditEnd();
+      const sent = client.save(uri);
+      saves.push((await ended) - sent);
+      if (k % 3 === 2) {
+        await client.waitIdle();
+        const started = performance.now();
+        await client.request('fluxJobGuard/audit');
+        wholes.push(performance.now() - started);
+      }
+    }
+  } finally {
+    writeFileSync(path, original);
+  }
+  const whole = median(wholes);
+  rows.push({
+    figure: 'audit server, after a save vs whole',
+    unit: 'ms',
+    median: median(saves),
+    samples: saves,
+    baseline: { name: 'whole audit', value: whole },
+    targetRatio: 0.05,
+    note: `a Job's TTL changed and saved, didSave → the audit's end (${saves.length} saves); the whole audit ${wholes.map((ms) => fmt(ms, 'ms')).join(', ')}`,
+  });
 }
 
 function findJobFile(repo: string): string {

@@ -3,6 +3,7 @@
 // quick fixes for every TTL rule, the contract file's own diagnostics and how
 // they follow the editor, the workspace audit, settings and multi-root.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CodeAction, Diagnostic, Range, TextDocumentEdit } from 'vscode-languageserver-protocol';
@@ -389,6 +390,41 @@ describe('fluxJobGuard/audit', () => {
         [['contract-file-missing', 2, 12, 2, 21]],
       );
       assert.ok((client.latest(fileUri(join(root, 'jobs/good.yaml'))) ?? []).length === 0, 'a clean file has no diagnostic');
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('a save in an audited folder audits that file again, not the folder, and the summary follows; a ConfigMap saved audits it all', async () => {
+    const root = repo({
+      'jobs/a.yaml': job('a', ['  backoffLimit: 2']),
+      'jobs/b.yaml': job('b', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']),
+      'jobs/settings.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  A: "1"'),
+    });
+    const client = await started(root);
+    try {
+      const first = await client.connection.sendRequest<{ folders: Array<{ errors: number }> }>('fluxJobGuard/audit');
+      assert.equal(first.folders[0].errors, 1);
+      const from = client.logs.length;
+      const uri = fileUri(join(root, 'jobs/a.yaml'));
+      const fixed = job('a', [`  ${NOTE}`, '  ttlSecondsAfterFinished: 86400']);
+      client.open(uri, job('a', ['  backoffLimit: 2']));
+      client.change(uri, fixed);
+      await client.waitForDiagnostics(uri, (diagnostics) => diagnostics.length === 0);
+      writeFileSync(join(root, 'jobs/a.yaml'), fixed);
+      void client.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+      const line = await client.waitForLog(/^audit .* 0 error\(s\)/, from);
+      assert.match(line, /\(1 file\(s\) audited again, the rest as before\)/);
+      // the control: a variable source can change what every file says
+      const settings = fileUri(join(root, 'jobs/settings.yaml'));
+      const changed = lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  B: "1"');
+      client.open(settings, lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  A: "1"'));
+      client.change(settings, changed);
+      await client.waitForDiagnostics(settings, () => true);
+      writeFileSync(join(root, 'jobs/settings.yaml'), changed);
+      const next = client.logs.length;
+      void client.connection.sendNotification('textDocument/didSave', { textDocument: { uri: settings } });
+      assert.doesNotMatch(await client.waitForLog(/^audit /, next), /audited again/);
     } finally {
       await client.shutdown();
     }

@@ -41,6 +41,8 @@ export class TestLspClient {
   /** What `workspace/configuration` answers (the `fluxJobGuard` section). */
   settings: Record<string, unknown> = {};
   stderr = '';
+  /** What the server wrote to its log (window/logMessage), in order. */
+  readonly logs: string[] = [];
 
   constructor() {
     this.process = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -53,7 +55,10 @@ export class TestLspClient {
     this.connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => this.settings));
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
-    this.connection.onNotification('window/logMessage', () => undefined);
+    this.connection.onNotification('window/logMessage', (params: { message: string }) => {
+      this.logs.push(params.message);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
     this.connection.listen();
   }
 
@@ -104,6 +109,24 @@ export class TestLspClient {
       const remaining = deadline - Date.now();
       if (remaining <= 0)
         throw new Error(`timed out waiting for diagnostics of ${uri}; last: ${JSON.stringify(current?.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}`))}\n${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Waits until a log line after the first `from` matches `pattern`; returns it. */
+  async waitForLog(pattern: RegExp, from = 0, timeoutMs = 10000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.logs.slice(from).find((line) => pattern.test(line));
+      if (found !== undefined) return found;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`timed out waiting for a log line ${pattern}; last: ${JSON.stringify(this.logs.slice(-3))}\n${this.stderr}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, remaining);
         this.waiters.push(() => {

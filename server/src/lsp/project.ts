@@ -41,8 +41,11 @@ export interface AuditRequest {
 /** What the server shows of an audit, and the Jobs it counted by file (what a later save takes out of the summary). */
 export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary' | 'jobs'>;
 
-/** An audit as the server shows it; `changed`: only these files' findings may differ from the audit before (else any file's may). */
-export type AuditShown = AuditOutcome & { changed?: string[] };
+/**
+ * An audit as the server shows it; `changed`: only these files' findings may differ from the audit
+ * before (else any file's may); `whole`: why an audit asked for some files audited all of them.
+ */
+export type AuditShown = AuditOutcome & { changed?: string[]; whole?: string };
 
 /** The last whole audit and what it stands on: the index it was checked against, the model's stamp and the open texts when it started. */
 interface AuditBasis {
@@ -272,8 +275,8 @@ export class Project {
   async auditChanged(paths: readonly string[], runner?: AuditRunner): Promise<AuditShown> {
     await this.whenReady();
     const basis = this.lastAudit;
-    const files = basis ? this.changedSince(basis, paths) : null;
-    if (basis && files) {
+    const files = basis ? this.changedSince(basis, paths) : 'no audit before';
+    if (basis && typeof files !== 'string') {
       const audited = new Map<string, FileAudit>();
       for (const path of files) audited.set(path, await auditOneFile(this.fs, this.contract, this.index, path, this.head));
       const found = patchedAudit(this.contract, basis.found, audited);
@@ -282,20 +285,22 @@ export class Project {
         return { ...found, changed: [...files] };
       }
     }
-    return this.audit(runner);
+    return { ...(await this.audit(runner)), whole: typeof files === 'string' ? files : 'contract-no-jobs may come or go (no Job before, or none now)' };
   }
 
-  /** The files to audit again after `paths` changed, null where only a whole audit is exact. */
-  private changedSince(basis: AuditBasis, paths: readonly string[]): Set<string> | null {
-    if (basis.index !== this.index || basis.stamp !== this.modelStamp()) return null;
+  /** The files to audit again after `paths` changed; else why only a whole audit is exact. */
+  private changedSince(basis: AuditBasis, paths: readonly string[]): Set<string> | string {
+    if (basis.index !== this.index) return 'the settings changed';
+    if (basis.stamp !== this.modelStamp()) return 'the model changed';
     const files = new Set(paths);
     for (const [path, text] of this.fs.open) if (basis.open.get(path) !== text) files.add(path);
     for (const path of basis.open.keys()) if (!this.fs.open.has(path)) files.add(path);
     for (const path of files) {
-      if (this.affectsContract(path) || this.index.isGeneratorInput(path)) return null;
+      if (this.affectsContract(path)) return `the contract names ${path}`;
+      if (this.index.isGeneratorInput(path)) return `a generator reads ${path}`;
       // an edit the index has not learnt yet (its analysis is on its way) may change the model
       const open = this.fs.open.get(path);
-      if (open !== undefined && this.openFiles.has(path) && this.indexedOpenTexts.get(path) !== open) return null;
+      if (open !== undefined && this.openFiles.has(path) && this.indexedOpenTexts.get(path) !== open) return `the model has not learnt the last edit of ${path} yet`;
     }
     return files;
   }

@@ -35,7 +35,7 @@ import { Platform, Workspace } from './workspace';
 
 export function startServer(connection: Connection, platform: Platform): void {
   const status: AuditStatus = new AuditStatus(
-    (root) => auditFolder(workspace, diagnostics, root),
+    (root, changed) => auditFolder(workspace, diagnostics, root, changed),
     (params) => void connection.sendNotification(Notifications.status, params),
     (message) => connection.console.log(message),
     () => diagnostics.problemCounts(),

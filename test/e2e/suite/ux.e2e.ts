@@ -115,8 +115,8 @@ suite(`Flux Job Guard, the user's tour (${runtime} extension host)`, function ()
     if (looks) assert.ok(!(await frameElementAt(control, heading('ttl-missing'), UPPER_HALF, 2000)), 'no rendered rule docs yet');
     // what a click on the code does, in its hover or in the Problems panel
     await vscode.commands.executeCommand('vscode.open', code.target);
-    const rendered = await waitUntil(() => docsPreviews()[0], 'the rule docs in the Markdown preview');
-    assert.ok(rendered.isActive, 'the rendered page is the active tab');
+    // the preview's tab is reported opened before it is reported active (two events of the tab model): wait for the state
+    await waitUntil(() => docsPreviews().find((tab) => tab.isActive), 'the rule docs in the Markdown preview, the active tab');
     await waitUntil(() => docsTexts().length === 0, 'no editor left showing the Markdown source');
     if (looks) {
       // The preview scrolls to the heading's anchor; on a cold, busy workbench its styles may land after

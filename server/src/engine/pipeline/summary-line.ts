@@ -15,6 +15,10 @@ export interface AuditLogFacts {
   contractPath: string;
   contractExists: boolean;
   durationMs: number;
+  /** The files audited again after a save, where that was all (the rest of the last audit stands). */
+  redone?: number;
+  /** Why an audit after a save audited everything. */
+  whole?: string;
 }
 
 /**
@@ -25,6 +29,6 @@ export function auditLogLine(summary: Summary, facts: AuditLogFacts): string {
   const contract = facts.contractExists ? facts.contractPath : `${facts.contractPath} (none: defaults)`;
   return (
     `audit ${facts.folder}: ${summary.files} file(s), ${summary.jobs} Job(s), ${summary.errors} error(s), ${summary.warnings} warning(s)` +
-    ` in ${Math.round(facts.durationMs)} ms · contract ${contract} · Flux Job Guard ${facts.version}`
+    ` in ${Math.round(facts.durationMs)} ms${facts.redone === undefined ? '' : ` (${facts.redone} file(s) audited again, the rest as before)`}${facts.whole === undefined ? '' : ` (all of it: ${facts.whole})`} · contract ${contract} · Flux Job Guard ${facts.version}`
   );
 }

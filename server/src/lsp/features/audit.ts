@@ -50,7 +50,15 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
   }
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
   if (!republished) await diagnostics.publishContract(project);
-  const facts = { folder: project.rootUri, version: VERSION, contractPath: project.contract.path, contractExists: project.contract.exists, durationMs: Date.now() - started };
+  const facts = {
+    folder: project.rootUri,
+    version: VERSION,
+    contractPath: project.contract.path,
+    contractExists: project.contract.exists,
+    durationMs: Date.now() - started,
+    redone: result.changed?.length,
+    whole: result.whole,
+  };
   workspace.log(auditLogLine(result.summary, facts));
   return {
     folder: project.rootUri,
