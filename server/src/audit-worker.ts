@@ -4,10 +4,8 @@
 // with what the main thread's model says of each.
 import { parentPort, workerData } from 'node:worker_threads';
 import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/pipeline/audit';
-import type { FileContext } from './engine/pipeline/repo-analysis';
-import type { AccountList } from './engine/pipeline/repo-index';
 import { gitHeadReader } from './node/git-head';
-import { WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
+import { fullContext, SharedData, TravellingContext, WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
 import { OverlayFs } from './engine/base/repo-fs';
 
@@ -17,20 +15,22 @@ for (const [path, text] of setup.open ?? []) overlay.open.set(path, text);
 const fs = overlay;
 const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
-/** The repository's ServiceAccounts, sent once before pass 2. */
-let accounts: AccountList = [];
+/** What every file of pass 2 reads, sent once before it. */
+let shared: SharedData = { accounts: [], definers: new Map() };
 
-type Message = { id: number; kind: 'scan'; paths: string[]; inputs?: boolean } | { id: number; kind: 'accounts'; accounts: AccountList } | { id: number; kind: 'analyze'; contexts: FileContext[] };
+type Message = { id: number; kind: 'scan'; paths: string[]; inputs?: boolean } | ({ id: number; kind: 'shared' } & SharedData) | { id: number; kind: 'analyze'; contexts: TravellingContext[] };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.kind) {
     case 'scan':
       return scanFiles(fs, setup.contract, message.paths, kept, message.inputs);
-    case 'accounts':
-      accounts = message.accounts;
+    case 'shared':
+      shared = { accounts: message.accounts, definers: message.definers };
       return null;
-    case 'analyze':
-      return analyzeWaiting(fs, setup.contract, message.contexts, accounts, (await head) ?? undefined, kept);
+    case 'analyze': {
+      const contexts = message.contexts.map((context) => fullContext(context, shared.definers));
+      return analyzeWaiting(fs, setup.contract, contexts, shared.accounts, (await head) ?? undefined, kept);
+    }
   }
 }
 

@@ -9,6 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult } from '../engine/pipeline/audit';
 import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/pipeline/repo-analysis';
+import type { AccountList } from '../engine/pipeline/repo-index';
+import type { Builder } from '../engine/flux/model/world';
 import { OverlayFs, RepoFs } from '../engine/base/repo-fs';
 import { NodeRepoFs } from './node-repo-fs';
 import { gitHeadReader } from './git-head';
@@ -177,16 +179,17 @@ export function workerExecutor(
           const analyzeHere = async (list: FileContext[]) =>
             list.length === 0 ? [] : analyzeWaiting(here, contract, list, accounts, (await (headHere ??= setup.git ? gitHeadReader(setup.root) : Promise.resolve(null))) ?? undefined);
           const results: Analyzed[][] = [];
+          const shared: SharedData = { accounts, definers: sharedDefiners(contexts) };
           const work = async (worker: number) => {
             try {
-              await pool.call(worker, { kind: 'accounts', accounts });
+              await pool.call(worker, { kind: 'shared', ...shared });
             } catch (error) {
               failed(worker, error);
               return;
             }
             for (let batch = nextBatch(queues, worker); batch.length > 0; batch = nextBatch(queues, worker)) {
               try {
-                results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch }));
+                results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch.map(leanContext) }));
               } catch (error) {
                 failed(worker, error);
                 results.push(await analyzeHere(batch)); // that worker is gone: the others take the rest
@@ -204,6 +207,41 @@ export function workerExecutor(
       },
     };
   };
+}
+
+/**
+ * What every pass-2 batch of a worker reads, sent to it once: the ServiceAccounts the repository
+ * declares, and per world the Kustomizations whose postBuild defines each name (the definers of
+ * FluxFileContext). A world's definers are the same for each of its files and can be megabytes
+ * (thousands of Kustomizations defining the same names): cloned into every file's context, they
+ * made the main thread spend longer posting messages than the workers spent auditing.
+ */
+export interface SharedData {
+  accounts: AccountList;
+  definers: Map<number, ReadonlyMap<string, readonly Builder[]>>;
+}
+
+/** A file's context as it crosses to a worker: the worlds whose definers it reads, not the definers. */
+export type TravellingContext = FileContext & { definerWorlds?: number[] };
+
+/** The definers of every world some context reads, once each. */
+export function sharedDefiners(contexts: readonly FileContext[]): SharedData['definers'] {
+  const out: SharedData['definers'] = new Map();
+  for (const context of contexts) for (const [world, byName] of context.flux?.definers ?? []) out.set(world, byName);
+  return out;
+}
+
+export function leanContext(context: FileContext): TravellingContext {
+  const definers = context.flux?.definers;
+  if (!definers) return context;
+  return { ...context, flux: { ...context.flux!, definers: undefined }, definerWorlds: [...definers.keys()] };
+}
+
+/** The context a worker analyses: the definers of its worlds put back from what was shared (same data as leanContext took out). */
+export function fullContext(context: TravellingContext, definers: SharedData['definers']): FileContext {
+  const { definerWorlds, ...rest } = context;
+  if (!definerWorlds || !rest.flux) return rest;
+  return { ...rest, flux: { ...rest.flux, definers: new Map(definerWorlds.map((world) => [world, definers.get(world)!])) } };
 }
 
 /** Files per pass-2 message: small, so the last batches balance the threads. */
