@@ -1,21 +1,24 @@
 // One file's part of the audit, the model given: what `audit()` reports of that file and the
-// Jobs it counts in the summary. The language server uses it after a save that changes nothing
-// other files' analyses read (the model's version, the names files use, the positions the model
-// keeps, the contract: see Project.auditChanged), so only the saved file is audited again. It
-// takes the same steps, in the same order, as audit() for that file; test/audit-one.test.ts
-// compares the two on every file of several repositories.
+// Jobs it counts in the summary. Two callers: the language server after a save that changes
+// nothing other files' analyses read (the model's version, the names files use, the positions
+// the model keeps, the contract: see Project.auditChanged), so only the saved file is audited
+// again; and `audit --changed-since`, which audits only the files a change can affect
+// (audit-changed.ts). It takes the same steps, in the same order, as audit() for that file;
+// test/audit-one.test.ts compares the two on every file of several repositories.
 import type { Contract } from '../contract/model';
 import type { Finding } from '../base/types';
-import type { RepoFs } from '../base/repo-fs';
+import type { ReadResult, RepoFs } from '../base/repo-fs';
 import { analyzeInContext, bareDollarOn, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult } from './audit';
 import { syntaxOnlyAnalysis, type FileAnalysis, type JobRecord } from './analyze';
-import { NO_ANALYSIS } from './file-findings';
+import { contractEntryFindings, fileFindings, fileJobs, NO_ANALYSIS } from './file-findings';
 import { documentMayMatter } from './incremental';
-import { fileContext, type HeadReader } from './repo-analysis';
+import { analyzeInRepo, fileContext, mayHoldJob, type HeadReader } from './repo-analysis';
 import { accountLookup, type RepoIndex } from './repo-index';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
 import { parseYamlFile } from '../yaml/documents';
 import { DIRECTIVE } from '../rules/support/directive';
+import { checkFluxEntries, type FileJobs } from '../contract/checks';
+import { noJobsFinding } from '../rules/contract-no-jobs';
 
 export interface FileAudit {
   findings: Finding[];
@@ -23,37 +26,89 @@ export interface FileAudit {
   jobs: JobRecord[];
 }
 
-/**
- * What the audit reports of `path`. Not for the contract file, a generator input or a file a
- * contract entry names: their findings live in other files too, and only a whole audit says them.
- */
-export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIndex, path: string, head?: HeadReader): Promise<FileAudit> {
+/** One file as the audit meets it: its read, and whether its text holds a directive the audit counts. */
+interface Met {
+  read: ReadResult;
+  text: string | undefined;
+  /** Pass 1 (every file that may feed the index) and pass 1b (generator inputs) note directives. */
+  directives: boolean;
+}
+
+async function meet(fs: RepoFs, index: RepoIndex, path: string): Promise<Met> {
   const read = await fs.read(path);
   const text = read.kind === 'text' ? read.text : undefined;
-  const readText = () => Promise.resolve(text);
+  return { read, text, directives: (mayBeIndexed(path) || index.isGeneratorInput(path)) && text?.includes(DIRECTIVE) === true };
+}
+
+/**
+ * The analysis audit() keeps for `path` (undefined where it keeps none), by its passes: pass 1 reads
+ * every file that may feed the index (a file it cannot read, or that needs only its syntax checked,
+ * is done there); pass 1b reads the generator inputs (one with a `$` waits for the rules); pass 2
+ * runs the rules where the model says the engine analyses the file, over what pass 1 did.
+ */
+async function auditAnalysis(contract: Contract, index: RepoIndex, path: string, met: Met, head?: HeadReader): Promise<FileAnalysis | undefined> {
+  const { read, text } = met;
   let analysis: FileAnalysis | undefined;
-  // Pass 1: a file that cannot be read, or needs only its syntax checked.
+  let waiting = false;
   if (mayBeIndexed(path) && isAudited(contract, path)) {
     if (read.kind === 'skipped') analysis = skippedAnalysis(path, read);
     else if (text !== undefined && !documentMayMatter(text, bareDollarOn(contract))) analysis = syntaxOnlyAnalysis(path, text, parseYamlFile(text));
-    // Pass 2: the rules, where the model says the engine analyses the file.
-    else if (text !== undefined && isAnalyzed(contract, index, path)) {
-      analysis = (await analyzeInContext(fileContext(index, contract, path), text, contract, accountLookup(index.declaredAccounts()), head)).analysis;
-    }
+    else waiting = text !== undefined;
   }
-  const problems = index.graphProblems().some((problem) => problem.file === path);
-  const directives = mayBeIndexed(path) && text?.includes(DIRECTIVE) === true;
-  if (analysis === undefined && problems && text !== undefined) analysis = NO_ANALYSIS;
+  if (index.isGeneratorInput(path) && text?.includes('$')) waiting = true;
+  if (waiting && isAnalyzed(contract, index, path)) {
+    analysis = (await analyzeInContext(fileContext(index, contract, path), text!, contract, accountLookup(index.declaredAccounts()), head)).analysis;
+  }
+  if (analysis === undefined && text !== undefined && index.graphProblems().some((problem) => problem.file === path)) analysis = NO_ANALYSIS;
   // Helm templates are not YAML until rendered: nothing is reported in them.
   if (analysis !== undefined && index.roleOf(path) === 'chart-template') analysis = NO_ANALYSIS;
-  const reads = { problems, directives, readText };
-  if (analysis !== undefined) {
-    const jobs = resourceRulesApply(contract, index, path) ? analysis.jobs : [];
-    return { findings: sortFindings(await reportedFindings(index, contract, path, analysis, reads)), jobs };
+  return analysis;
+}
+
+/** The file's findings as audit() reports them, from its analysis; `other`: what the contract checks say of it (the contract file). */
+async function reportedOf(contract: Contract, index: RepoIndex, path: string, met: Met, analysis: FileAnalysis | undefined, other: Finding[] = []): Promise<Finding[]> {
+  const problems = index.graphProblems().some((problem) => problem.file === path);
+  const reads = { problems, directives: met.directives, readText: () => Promise.resolve(met.text) };
+  if (analysis !== undefined) return sortFindings(await reportedFindings(index, contract, path, analysis, reads, other));
+  if (path === contract.path) {
+    const text = met.directives && isAnalyzed(contract, index, path) ? met.text : undefined;
+    return sortFindings(fileFindings({ index, contract, path, text, analysis: NO_ANALYSIS, other, modelProblems: false }));
   }
   // A directive in a file the rules do not look at is still counted (unused, say).
-  if (directives && isAnalyzed(contract, index, path)) return { findings: sortFindings(await reportedFindings(index, contract, path, NO_ANALYSIS, reads)), jobs: [] };
-  return { findings: [], jobs: [] };
+  if (met.directives && isAnalyzed(contract, index, path)) return sortFindings(await reportedFindings(index, contract, path, NO_ANALYSIS, reads));
+  return [];
+}
+
+/**
+ * What the audit reports of `path` and the Jobs it counts there. Not for the contract file (see
+ * auditContractFile): its findings check other files.
+ */
+export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIndex, path: string, head?: HeadReader): Promise<FileAudit> {
+  const met = await meet(fs, index, path);
+  const analysis = await auditAnalysis(contract, index, path, met, head);
+  const jobs = analysis !== undefined && resourceRulesApply(contract, index, path) ? analysis.jobs : [];
+  return { findings: await reportedOf(contract, index, path, met, analysis), jobs };
+}
+
+/**
+ * What the audit reports of the contract file: its own findings (`loaded`: those of reading it),
+ * its entries checked against the files they name, its Flux lists against the model, and
+ * contract-no-jobs where `jobs` (the summary's count) is 0.
+ */
+export async function auditContractFile(fs: RepoFs, contract: Contract, loaded: Finding[], index: RepoIndex, jobs: number, head?: HeadReader): Promise<Finding[]> {
+  const jobsIn = new Map<string, FileJobs>();
+  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
+    if (jobsIn.has(entry.file)) continue;
+    const met = await meet(fs, index, entry.file);
+    const analysis = await auditAnalysis(contract, index, entry.file, met, head);
+    // A file the audit does not analyse (outside `include`) is read for the check alone, as audit() reads it.
+    const analyzeText = async (text: string) => analyzeInRepo(index, contract, entry.file, text, undefined, head && mayHoldJob(text) ? await head(entry.file) : undefined);
+    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : await fileJobs(met.read, analyzeText));
+  }
+  const other = [...loaded, ...contractEntryFindings(contract, index, (file) => jobsIn.get(file)!), ...checkFluxEntries(contract, index)];
+  if (jobs === 0 && contract.exists) other.push(noJobsFinding(contract));
+  const met = await meet(fs, index, contract.path);
+  return reportedOf(contract, index, contract.path, met, await auditAnalysis(contract, index, contract.path, met, head), other);
 }
 
 /** What an earlier audit found, as the server keeps it. */
