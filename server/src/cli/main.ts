@@ -13,9 +13,8 @@ import { gitHeadReader } from '../node/git-head';
 import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
-import { affectedSince } from './changed-since';
+import { auditSince } from './changed-since';
 import { changesSince, INDEX, repositoryAt, stagedChanges } from '../node/git-changes';
-import { restrictTo } from '../engine/pipeline/affected';
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
@@ -182,9 +181,9 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     options.threads === 1
       ? undefined
       : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
-  const full = await audit(listed, { contractPath, head, executor });
-  // The one full audit, restricted to the files the change can affect: their findings are exactly the full audit's.
-  const result = changes ? restrictTo(full, await affectedSince(root, changes.revision, listed, files, changes.files, contractPath)) : full;
+  // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
+  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head }) : null;
+  const result = since ?? (await audit(listed, { contractPath, head, executor }));
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
   io.stdout(output);

@@ -11,7 +11,8 @@ import type { Finding } from '../base/types';
 import type { Builder } from '../flux/model/world';
 import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
-import { buildRepoIndex, readContract, type AuditResult } from './audit';
+import { buildRepoIndex, readContract, type AuditOptions } from './audit';
+import type { IndexMemo } from './index-memo';
 import { detached, namesUsedIn, type RepoIndex } from './repo-index';
 
 /** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
@@ -39,26 +40,45 @@ export interface RevisionView {
   uses: Map<string, string[]>;
   /** ServiceAccount names each file declares, creates or runs pods as (pod-service-account-undeclared reads them across files). */
   accounts: Map<string, { declares: string[]; uses: string[] }>;
+  /**
+   * What the model says in each file (its problems, as JSON): said once where they live, they may
+   * follow from anything in the model (an outside source's info names every Kustomization of every
+   * world that takes it), so a file whose problems differ between the revisions is affected.
+   */
+  problems: Map<string, string>;
 }
 
-/** The contract and the view of one revision, its index built as the language server builds it (the same reads on both sides). */
-export async function revisionViewOf(fs: RepoFs, files: string[], contractPath: string | undefined): Promise<{ contract: Contract; view: RevisionView }> {
-  const { contract } = await readContract(fs, { contractPath });
-  const index = await buildRepoIndex(fs, files, contract);
-  await readPlainNames(fs, index);
-  return { contract, view: revisionView(index) };
+/** One revision as the engine models it: its contract (and the findings of reading it), its index, and the view of it. */
+export interface RevisionModel {
+  contract: Contract;
+  loaded: Finding[];
+  index: RepoIndex;
+  view: RevisionView;
+}
+
+/**
+ * The model of one revision, its index built as the language server builds it (the same reads on
+ * both sides); `memo` shares what each file gives between the revisions.
+ */
+export async function revisionModel(fs: RepoFs, files: string[], options: Pick<AuditOptions, 'contractPath' | 'settings'>, memo?: IndexMemo): Promise<RevisionModel> {
+  const { contract, findings: loaded } = await readContract(fs, options);
+  const index = await buildRepoIndex(fs, files, contract, memo);
+  await readPlainNames(fs, index, memo);
+  return { contract, loaded, index, view: revisionView(index) };
 }
 
 /**
  * The index reads the names a file uses only where an outside source needs them; the view also
  * needs those of the files built without substitution (a sibling's new name reaches them).
  */
-async function readPlainNames(fs: RepoFs, index: RepoIndex): Promise<void> {
+async function readPlainNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<void> {
   for (const [path, entries] of index.fluxGraph().allEntries()) {
     if (entries.every((entry) => entry.builder.vars?.substitutes)) continue;
     if (index.namesUsedBy(path).length > 0) continue;
     const read = await fs.read(path);
-    if (read.kind === 'text' && read.text.includes('${')) index.setUses(path, detached(namesUsedIn(parseYamlFile(read.text))));
+    if (read.kind !== 'text' || !read.text.includes('${')) continue;
+    const names = () => detached(namesUsedIn(parseYamlFile(read.text)));
+    index.setUses(path, memo ? memo.of('names', path, read.text, names) : names());
   }
 }
 
@@ -101,7 +121,9 @@ export function revisionView(index: RepoIndex): RevisionView {
     const names = index.namesUsedBy(file);
     if (names.length > 0) uses.set(file, names);
   }
-  return { builders, uses, accounts };
+  const problems = new Map<string, string>();
+  for (const problem of index.graphProblems()) if (!problems.has(problem.file)) problems.set(problem.file, JSON.stringify(index.graphProblemsIn(problem.file)));
+  return { builders, uses, accounts, problems };
 }
 
 function builderKey(builder: Builder): string {
@@ -176,6 +198,7 @@ export function affectedFiles(change: Change): Set<string> | null {
       for (const file of builder.builds) if ((view.uses.get(file) ?? []).some((name) => names.has(name))) affected.add(file);
     }
   for (const file of accountDependents(change)) affected.add(file);
+  for (const file of new Set([...change.before.problems.keys(), ...change.after.problems.keys()])) if (change.before.problems.get(file) !== change.after.problems.get(file)) affected.add(file);
   if (contractFileAffected(change, affected)) affected.add(change.contract.after.path);
   return affected;
 }
@@ -215,12 +238,4 @@ function contractFileAffected(change: Change, affected: ReadonlySet<string>): bo
   if ([...before.noFinishTimeout, ...before.otherFinishTimeout, ...after.noFinishTimeout, ...after.otherFinishTimeout].some((entry) => affected.has(entry.file))) return true;
   const shapesModel = (view: RevisionView) => [...view.builders.values()].some((builder) => [builder.definition, ...builder.sources].some((file) => change.files.has(file)));
   return shapesModel(change.before) || shapesModel(change.after) || [...change.files].some((file) => change.before.accounts.has(file) || change.after.accounts.has(file));
-}
-
-/** The audit's result restricted to some files: their findings exactly, counted again (the Job counts stay the whole repository's). */
-export function restrictTo(result: AuditResult, files: ReadonlySet<string> | null): AuditResult {
-  if (files === null) return result;
-  const findings = result.findings.filter((finding) => files.has(finding.file));
-  const count = (severity: Finding['severity']) => findings.filter((finding) => finding.severity === severity).length;
-  return { ...result, findings, summary: { ...result.summary, errors: count('error'), warnings: count('warning') } };
 }

@@ -14,6 +14,7 @@ import { CONTRACT_FILE_NAME } from '../contract/model';
 import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
+import type { IndexMemo } from './index-memo';
 import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
 import { unreadableContractFinding } from '../rules/contract-invalid';
 import { noJobsFinding } from '../rules/contract-no-jobs';
@@ -67,53 +68,65 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
 }
 
 /**
- * Reads every file that may feed the index once, then the generator inputs
- * its kustomization files name; `texts` keeps them for the analysis that follows.
+ * Reads every file that may feed the index once, then the generator inputs its kustomization
+ * files name, the files kustomize reads whole and the names the model wants; `memo` keeps what
+ * each file gives, for the index of another revision.
  */
-export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, texts?: Map<string, ReadResult>): Promise<RepoIndex> {
+export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, memo?: IndexMemo): Promise<RepoIndex> {
   const index = new RepoIndex();
   index.setFiles(files);
   index.setFluxConfig(contract.flux);
   for (const path of files.filter(mayBeIndexed)) {
     const read = await fs.read(path);
-    texts?.set(path, read);
     // Names used are read afterwards, only where they matter (most files never need the parse).
     // Detached: the index outlives the texts (a server keeps it for the session).
-    if (read.kind === 'text') index.record(path, detached(summarizeFile(path, read.text, undefined, false)));
+    if (read.kind === 'text')
+      index.record(
+        path,
+        memoized(memo, 'summary', path, read.text, () => detached(summarizeFile(path, read.text, undefined, false))),
+      );
   }
-  await readInputs(fs, index, texts);
-  await readKustomizeTexts(fs, index, texts);
-  await readWantedNames(fs, index);
+  await readInputs(fs, index, memo);
+  await readKustomizeTexts(fs, index);
+  await readWantedNames(fs, index, memo);
   return index;
 }
 
+/** `compute()`, or what the memo kept of it for the same path and text. */
+function memoized<K extends 'summary' | 'input' | 'names', T>(memo: IndexMemo | undefined, key: K, path: string, text: string, compute: () => T): T {
+  return memo ? (memo.of(key, path, text, compute as never) as T) : compute();
+}
+
 /** Reads the files the kustomize model reads whole (patches, replacements, env files) that the index does not hold yet. */
-export async function readKustomizeTexts(fs: RepoFs, index: RepoIndex, texts?: Map<string, ReadResult>): Promise<string[]> {
+export async function readKustomizeTexts(fs: RepoFs, index: RepoIndex): Promise<string[]> {
   const paths = index.unreadKustomizeTexts();
   for (const path of paths) {
-    const read = texts?.get(path) ?? (await fs.read(path));
+    const read = await fs.read(path);
     if (read.kind === 'text') index.recordText(path, read.text);
   }
   return paths;
 }
 
 /** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
-export async function readWantedNames(fs: RepoFs, index: RepoIndex): Promise<number> {
+export async function readWantedNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<number> {
   const wanted = [...index.namesWanted()];
   for (const path of wanted) {
     const read = await fs.read(path);
-    index.setUses(path, read.kind === 'text' ? detached(namesUsedIn(parseYamlFile(read.text))) : []);
+    index.setUses(path, read.kind === 'text' ? memoized(memo, 'names', path, read.text, () => detached(namesUsedIn(parseYamlFile(read.text)))) : []);
   }
   return wanted.length;
 }
 
 /** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */
-export async function readInputs(fs: RepoFs, index: RepoIndex, texts?: Map<string, ReadResult>): Promise<string[]> {
+export async function readInputs(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<string[]> {
   const paths = index.unreadInputs();
   for (const path of paths) {
-    const read = texts?.get(path) ?? (await fs.read(path));
-    texts?.set(path, read);
-    if (read.kind === 'text') index.recordInput(path, detached(inputFacts(path, read.text)));
+    const read = await fs.read(path);
+    if (read.kind === 'text')
+      index.recordInput(
+        path,
+        memoized(memo, 'input', path, read.text, () => detached(inputFacts(path, read.text))),
+      );
   }
   return paths;
 }

@@ -1,0 +1,73 @@
+// The audit of what a change can affect (`audit --changed-since REV`, `audit --staged`): the
+// engine models the repository now and at REV (the files that did not change are read and
+// summarised once for both, index-memo.ts), works out which files the change can reach
+// (affected.ts), and audits only those, each as the whole audit would (audit-one.ts). So its
+// findings are the whole audit's on those files, at the cost of the index and the affected files
+// rather than of every file's parse and rules.
+//
+// The summary stays the whole repository's, as the whole audit counts it: the Jobs of every file
+// that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
+import type { ReadResult, RepoFs } from '../base/repo-fs';
+import type { Finding } from '../base/types';
+import { countFindings, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import { affectedFiles, revisionModel } from './affected';
+import { auditContractFile, auditOneFile, type FileAudit } from './audit-one';
+import { IndexMemo } from './index-memo';
+
+/** One revision's files: how to read them, and their list. */
+export interface RevisionFiles {
+  fs: RepoFs;
+  files: string[];
+}
+
+/** The audit of what a change can affect, and which files those are. */
+export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
+
+/** Every Job is in a file whose text says `Job` (`kind: Job`, quoted, in flow style): the files the summary counts from. */
+const MAY_COUNT_JOBS = /\bJob\b/;
+
+/**
+ * The audit of the files the change to `now` can affect (`changed`: the paths that differ from the
+ * revision `before` gives, over the files as they are now); null where a setting every file
+ * depends on changed (then every file is affected: the caller runs the whole audit).
+ */
+export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<string>, before: (current: RepoFs) => Promise<RevisionFiles>, options: AuditOptions = {}): Promise<ChangedAudit | null> {
+  const memo = new IndexMemo();
+  const jobFiles = new Set<string>();
+  // Each file is read once: the revision reads the files that did not change from here.
+  const reads = new Map<string, Promise<ReadResult>>();
+  const current: RepoFs = {
+    listFiles: () => now.fs.listFiles(),
+    read: (path) => {
+      let read = reads.get(path);
+      if (!read) reads.set(path, (read = now.fs.read(path).then((result) => (note(path, result), result))));
+      return read;
+    },
+  };
+  const note = (path: string, read: ReadResult) => {
+    if (read.kind === 'text' && MAY_COUNT_JOBS.test(read.text)) jobFiles.add(path);
+  };
+  const after = await revisionModel(current, now.files, options, memo);
+  const then = await before(current);
+  const prior = await revisionModel(then.fs, then.files, options, memo);
+  const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
+  if (affected === null) return null;
+
+  const { contract, index } = after;
+  const audited = new Map<string, FileAudit>();
+  const auditOne = async (path: string) => {
+    if (!audited.has(path)) audited.set(path, await auditOneFile(current, contract, index, path, options.head));
+  };
+  for (const path of [...jobFiles].sort()) await auditOne(path);
+  for (const path of [...affected].sort()) if (path !== contract.path) await auditOne(path);
+
+  const jobs = [...audited].filter(([, file]) => file.jobs.length > 0).map(([path, file]): [string, FileAudit['jobs']] => [path, file.jobs]);
+  const summary = summarize(
+    contract,
+    jobs.map(([path, records]) => ({ path, jobs: records })),
+  );
+  const findings: Finding[] = [...affected].flatMap((path) => audited.get(path)?.findings ?? []);
+  if (affected.has(contract.path)) findings.push(...(await auditContractFile(current, contract, after.loaded, index, summary.jobs, options.head)));
+  const sorted = sortFindings(findings);
+  return { contract, findings: sorted, summary: countFindings(summary, sorted), jobs, affected };
+}
