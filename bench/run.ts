@@ -14,6 +14,8 @@
 //   threads the same CLI audit with --threads 1 and --threads 2, and with the
 //           default: 2 threads must beat 1 by 1.5× on 2 cores, the default must
 //           pick the faster.
+//   changed `audit --changed-since HEAD` after one Job changed in the generated
+//           repository, against the whole audit (≤ 0.1×).
 //   corpus  `audit ../shared/corpus` (every real repository, one run) against
 //           parsing every YAML file of it in one thread (≤ 0.6×).
 //   scale   generated repositories with 1,000 and 16,000 Flux Kustomizations
@@ -23,7 +25,7 @@
 // The parse baseline is bundled with the same yaml as the CLI (its per-token
 // debug switches compiled out), so the ratios compare like with like.
 //
-// Options: --only=edit,open,audit,memory,peer,threads,corpus,scale  --edit-reps=N
+// Options: --only=edit,open,audit,memory,peer,threads,changed,corpus,scale  --edit-reps=N
 //          --open-reps=N  --audit-reps=N  --regenerate  --json=FILE  --check (exit 1 on a miss)
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -55,7 +57,7 @@ function option(name: string): string | undefined {
   const prefix = `--${name}=`;
   return argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
 }
-const ALL_PARTS = ['edit', 'open', 'audit', 'memory', 'peer', 'threads', 'corpus', 'scale'] as const;
+const ALL_PARTS = ['edit', 'open', 'audit', 'memory', 'peer', 'threads', 'changed', 'corpus', 'scale'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const only = new Set((option('only') ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()) as Part[]);
 const EDIT_REPS = Number(option('edit-reps') ?? 7);
@@ -537,6 +539,41 @@ async function threadFigures(generated: Generated): Promise<void> {
   }
 }
 
+/**
+ * `audit --changed-since HEAD` after one Job's TTL changed in the generated repository (a git
+ * repository), against the whole audit, alternating (issue 22.1: ≤ 0.1×).
+ */
+async function changedFigures(generated: Generated): Promise<void> {
+  const repo = generated.repoDir;
+  const figure = `audit --changed-since HEAD, one Job changed (${generated.manifest.repo.files.toLocaleString('en-US')} files) vs whole`;
+  if (!existsSync(join(repo, '.git')))
+    return void rows.push({ figure, unit: 'ms', median: null, samples: [], error: 'the generated repository is no git repository (git was missing when it was made)' });
+  const path = join(repo, findJobFile(repo));
+  const original = readFileSync(path, 'utf8');
+  const changed = original.replace(/ttlSecondsAfterFinished: (\d+)/, (_, value: string) => `ttlSecondsAfterFinished: ${Number(value) + 1}`);
+  if (changed === original) return void rows.push({ figure, unit: 'ms', median: null, samples: [], error: `${path} sets no TTL to change` });
+  warmPageCache(repo);
+  const since: number[] = [];
+  const whole: number[] = [];
+  try {
+    writeFileSync(path, changed);
+    for (let k = 0; k < AUDIT_REPS; k++) {
+      log(`  changed: whole audit, then --changed-since HEAD (${k + 1}/${AUDIT_REPS})`);
+      for (const [args, into] of [
+        [[], whole],
+        [['--changed-since', 'HEAD'], since],
+      ] as const) {
+        const run = await timeAudit(repo, [...args], 1);
+        if ('error' in run) return void rows.push({ figure, unit: 'ms', median: null, samples: [], error: run.error });
+        into.push(run.ms[0]);
+      }
+    }
+  } finally {
+    writeFileSync(path, original);
+  }
+  rows.push({ figure, unit: 'ms', median: median(since), samples: since, baseline: { name: 'whole audit', value: median(whole) }, targetRatio: 0.1, note: 'default threads both' });
+}
+
 /** The audit of every real repository in one run, against parsing all their YAML in one thread. */
 async function corpusFigures(): Promise<void> {
   if (!existsSync(CORPUS)) return void rows.push({ figure: 'corpus: audit of ../shared/corpus', unit: 'ms', median: null, samples: [], error: `${CORPUS} is missing` });
@@ -782,6 +819,7 @@ async function main(): Promise<void> {
   if (only.has('edit') || only.has('open')) await lspFigures(generated, only);
   if (only.has('audit') || only.has('memory')) await auditFigures(generated, only);
   if (only.has('threads')) await threadFigures(generated);
+  if (only.has('changed')) await changedFigures(generated);
   if (only.has('corpus')) await corpusFigures();
   if (only.has('scale')) await scaleFigures();
   if (only.has('memory')) {

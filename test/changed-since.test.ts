@@ -145,6 +145,23 @@ describe('audit --changed-since REV', () => {
     check(dir, [...APPS, ...CLUSTER, '.flux-job-guard.yaml'], 'apps/job-b.yaml', 'tools/job-t.yaml');
   });
 
+  test('in worker threads (the files read and summarised there): the same report as in one thread', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    const [one, two] = [cli([dir, '--format', 'json', '--changed-since', 'HEAD', '--threads', '1']), cli([dir, '--format', 'json', '--changed-since', 'HEAD', '--threads', '2'])];
+    assert.equal(two.stderr, '', 'no worker failed');
+    assert.equal(two.stdout, one.stdout);
+    assert.equal(two.status, one.status);
+    assert.ok((JSON.parse(two.stdout) as JsonReport).findings.length >= 3, `findings to compare: ${two.stdout}`);
+    // the control: the workers did the reading (the first, made to exit, hands its files back to the main thread)
+    const crashed = spawnSync(
+      process.execPath,
+      ['--require', join(__dirname, 'helpers', 'crash-first-worker.js'), CLI, 'audit', dir, '--format', 'json', '--changed-since', 'HEAD', '--threads', '2'],
+      { encoding: 'utf8' },
+    );
+    assert.match(crashed.stderr, /audit worker 0 failed/);
+    assert.equal(crashed.stdout, one.stdout);
+  });
+
   test('a changed variable source ConfigMap: the files of the Kustomizations that substitute from it', () => {
     const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
     const since = report(dir, '--changed-since', 'HEAD').json.findings;

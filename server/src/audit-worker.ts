@@ -3,7 +3,7 @@
 // (and the parses it made, within a budget), and analyses files in pass 2
 // with what the main thread's model says of each.
 import { parentPort, workerData } from 'node:worker_threads';
-import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles } from './engine/pipeline/audit';
+import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles, summarizeFiles } from './engine/pipeline/audit';
 import { gitHeadReader } from './node/git-head';
 import { fullContext, SharedData, TravellingContext, WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
@@ -18,12 +18,18 @@ const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
 /** What every file of pass 2 reads, sent once before it. */
 let shared: SharedData = { accounts: [], definers: new Map() };
 
-type Message = { id: number; kind: 'scan'; paths: string[]; inputs?: boolean } | ({ id: number; kind: 'shared' } & SharedData) | { id: number; kind: 'analyze'; contexts: TravellingContext[] };
+type Message =
+  | { id: number; kind: 'scan'; paths: string[]; inputs?: boolean }
+  | { id: number; kind: 'summarize'; paths: string[] }
+  | ({ id: number; kind: 'shared' } & SharedData)
+  | { id: number; kind: 'analyze'; contexts: TravellingContext[] };
 
 async function handle(message: Message): Promise<unknown> {
   switch (message.kind) {
     case 'scan':
       return scanFiles(fs, setup.contract, message.paths, kept, message.inputs);
+    case 'summarize':
+      return summarizeFiles(fs, message.paths);
     case 'shared':
       shared = { accounts: message.accounts, definers: message.definers };
       return null;

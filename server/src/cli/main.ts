@@ -182,7 +182,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       ? undefined
       : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
-  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head }) : null;
+  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor }) : null;
   const result = since ?? (await audit(listed, { contractPath, head, executor }));
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult } from '../engine/pipeline/audit';
+import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult, summarizeFiles, type Summarized } from '../engine/pipeline/audit';
 import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/pipeline/repo-analysis';
 import type { AccountList } from '../engine/pipeline/repo-index';
@@ -135,36 +135,55 @@ export function workerExecutor(
     // Said, not hidden: a failure that is no crash (a context that cannot cross threads) would
     // otherwise quietly put every file's work on this one thread.
     const failed = (worker: number, error: unknown) => warn(`audit worker ${worker} failed (${error instanceof Error ? error.message : String(error)}); its files are audited in the main thread`);
+    /**
+     * `paths` in batches, each to whichever worker is free (a few multi-MB files cannot leave one
+     * idle), `here` in this thread for a batch whose worker failed and for what no worker took.
+     */
+    const spread = async <T>(paths: string[], message: object, here: (batch: string[]) => Promise<T>, done: (batch: string[], result: T, owner: number) => void) => {
+      let next = 0;
+      const work = async (worker: number) => {
+        while (next < paths.length) {
+          const batch = paths.slice(next, (next += BATCH));
+          try {
+            done(batch, await pool.call<T>(worker, { ...message, paths: batch }), worker);
+          } catch (error) {
+            failed(worker, error);
+            done(batch, await here(batch), -1);
+            return; // that worker is gone: the others (or this thread) take the rest
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: pool.size }, (_, i) => work(i)));
+      if (next < paths.length) {
+        const rest = paths.slice(next);
+        done(rest, await here(rest), -1);
+      }
+    };
     return {
       async scan(paths, inputs = false) {
-        // Batches go to whichever worker is free, so a few multi-MB files cannot leave one idle.
         const merged: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
-        let next = 0;
-        const work = async (worker: number) => {
-          while (next < paths.length) {
-            const batch = paths.slice(next, (next += BATCH));
-            let owner = worker;
-            let result: ScanResult;
-            try {
-              result = await pool.call<ScanResult>(worker, { kind: 'scan', paths: batch, inputs });
-            } catch (error) {
-              failed(worker, error);
-              owner = -1;
-              result = await scanFiles(here, contract, batch, undefined, inputs);
-            }
+        await spread(
+          paths,
+          { kind: 'scan', inputs },
+          (batch) => scanFiles(here, contract, batch, undefined, inputs),
+          (batch, result, owner) => {
             for (const path of batch) if (!inputs || !owners.has(path)) owners.set(path, owner);
             appendScan(merged, result);
-            if (owner === -1) return; // that worker is gone: the others (or this thread) take the rest
-          }
-        };
-        await Promise.all(Array.from({ length: pool.size }, (_, i) => work(i)));
-        if (next < paths.length) {
-          const rest = paths.slice(next);
-          for (const path of rest) owners.set(path, -1);
-          appendScan(merged, await scanFiles(here, contract, rest, undefined, inputs));
-        }
+          },
+        );
         return merged;
       },
+      async summarize(paths) {
+        const out: Summarized[] = [];
+        await spread(
+          paths,
+          { kind: 'summarize' },
+          (batch) => summarizeFiles(here, batch),
+          (_, result) => void out.push(...result),
+        );
+        return out;
+      },
+      close: () => pool.close(),
       async analyze(contexts, accounts) {
         try {
           // Each file goes first to the worker that read it (its text is there, maybe its parse);

@@ -12,7 +12,7 @@ import type { Builder } from '../flux/model/world';
 import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
 import { buildRepoIndex, readContract, type AuditOptions } from './audit';
-import type { IndexMemo } from './index-memo';
+import { memoized, type IndexMemo } from './index-memo';
 import { detached, namesUsedIn, type RepoIndex } from './repo-index';
 
 /** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
@@ -77,8 +77,10 @@ async function readPlainNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): P
     if (index.namesUsedBy(path).length > 0) continue;
     const read = await fs.read(path);
     if (read.kind !== 'text' || !read.text.includes('${')) continue;
-    const names = () => detached(namesUsedIn(parseYamlFile(read.text)));
-    index.setUses(path, memo ? memo.of('names', path, read.text, names) : names());
+    index.setUses(
+      path,
+      memoized(memo, 'names', path, read.text, () => detached(namesUsedIn(parseYamlFile(read.text)))),
+    );
   }
 }
 

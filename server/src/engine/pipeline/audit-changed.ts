@@ -9,7 +9,8 @@
 // that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
-import { countFindings, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import { countFindings, readContract, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import { mayBeIndexed } from './scope';
 import { affectedFiles, revisionModel } from './affected';
 import { auditContractFile, auditOneFile, type FileAudit } from './audit-one';
 import { IndexMemo } from './index-memo';
@@ -47,6 +48,19 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   const note = (path: string, read: ReadResult) => {
     if (read.kind === 'text' && MAY_COUNT_JOBS.test(read.text)) jobFiles.add(path);
   };
+  // Read and summarised ahead where an executor spreads the work (the CLI's audit workers): the index then finds it all in the memo.
+  if (options.executor) {
+    const executor = options.executor((await readContract(now.fs, options)).contract);
+    try {
+      for (const [path, read, summary] of await executor.summarize(now.files.filter(mayBeIndexed))) {
+        reads.set(path, Promise.resolve(read));
+        note(path, read);
+        if (read.kind === 'text' && summary) memo.keep('summary', path, read.text, summary);
+      }
+    } finally {
+      executor.close();
+    }
+  }
   const after = await revisionModel(current, now.files, options, memo);
   const then = await before(current);
   const prior = await revisionModel(then.fs, then.files, options, memo);

@@ -14,7 +14,7 @@ import { CONTRACT_FILE_NAME } from '../contract/model';
 import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
-import type { IndexMemo } from './index-memo';
+import { memoized, type IndexMemo } from './index-memo';
 import { accountLookup, AccountList, detached, FileSummary, isTrivial, namesUsedIn, RepoIndex, summarizeFile } from './repo-index';
 import { unreadableContractFinding } from '../rules/contract-invalid';
 import { noJobsFinding } from '../rules/contract-no-jobs';
@@ -78,23 +78,16 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
   index.setFluxConfig(contract.flux);
   for (const path of files.filter(mayBeIndexed)) {
     const read = await fs.read(path);
-    // Names used are read afterwards, only where they matter (most files never need the parse).
-    // Detached: the index outlives the texts (a server keeps it for the session).
     if (read.kind === 'text')
       index.record(
         path,
-        memoized(memo, 'summary', path, read.text, () => detached(summarizeFile(path, read.text, undefined, false))),
+        memoized(memo, 'summary', path, read.text, () => indexSummary(path, read.text)),
       );
   }
   await readInputs(fs, index, memo);
   await readKustomizeTexts(fs, index);
   await readWantedNames(fs, index, memo);
   return index;
-}
-
-/** `compute()`, or what the memo kept of it for the same path and text. */
-function memoized<K extends 'summary' | 'input' | 'names', T>(memo: IndexMemo | undefined, key: K, path: string, text: string, compute: () => T): T {
-  return memo ? (memo.of(key, path, text, compute as never) as T) : compute();
 }
 
 /** Reads the files the kustomize model reads whole (patches, replacements, env files) that the index does not hold yet. */
@@ -165,8 +158,31 @@ export interface Analyzed {
 export interface AuditExecutor {
   /** Pass 1 (files that may feed the index) or, with `inputs`, pass 1b (generator inputs). */
   scan(paths: string[], inputs?: boolean): Promise<ScanResult>;
-  /** Pass 2: files with what the model says of each (no graph travels), and the ServiceAccounts the repository declares. */
+  /** Pass 2: files with what the model says of each (no graph travels), and the ServiceAccounts the repository declares. Ends the executor. */
   analyze(contexts: FileContext[], accounts: AccountList): Promise<Analyzed[]>;
+  /** Without the passes (audit --changed-since): each file's read and its summary as the language server's index takes it (summarizeFiles). */
+  summarize(paths: string[]): Promise<Summarized[]>;
+  /** Ends the executor where pass 2 did not run. */
+  close(): void;
+}
+
+/** A file as buildRepoIndex reads and summarises it (without the names it uses). */
+export type Summarized = [path: string, read: ReadResult, summary: FileSummary | undefined];
+
+/** What buildRepoIndex reads of each file, done ahead (in audit workers, say). */
+export async function summarizeFiles(fs: RepoFs, paths: string[]): Promise<Summarized[]> {
+  const out: Summarized[] = [];
+  for (const path of paths) {
+    const read = await fs.read(path);
+    out.push([path, read, read.kind === 'text' ? indexSummary(path, read.text) : undefined]);
+  }
+  return out;
+}
+
+/** A file's summary as the index records it: names used are read afterwards, only where they matter (most files never need the parse). */
+function indexSummary(path: string, text: string): FileSummary {
+  // Detached: the index outlives the texts (a server keeps it for the session).
+  return detached(summarizeFile(path, text, undefined, false));
 }
 
 /**
@@ -305,6 +321,8 @@ function localExecutor(fs: RepoFs, contract: Contract, head?: HeadReader): Audit
   return {
     scan: (paths, inputs) => scanFiles(fs, contract, paths, kept, inputs),
     analyze: (contexts, accounts) => analyzeWaiting(fs, contract, contexts, accounts, head, kept),
+    summarize: (paths) => summarizeFiles(fs, paths),
+    close: () => undefined,
   };
 }
 

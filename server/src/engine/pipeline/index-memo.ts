@@ -5,29 +5,51 @@
 import type { InputFacts } from '../flux/facts/model';
 import type { FileSummary } from './repo-index';
 
-interface Kept {
-  text: string;
-  summary?: FileSummary;
-  input?: InputFacts;
-  names?: string[];
+export interface Results {
+  summary: FileSummary;
+  input: InputFacts;
+  names: string[];
 }
 
-type Key = 'summary' | 'input' | 'names';
+type Key = keyof Results;
+
+interface Kept {
+  text: string;
+  results: Partial<Results>;
+  /** The results no index has been given yet (computed elsewhere, see keep()). */
+  unused: Set<Key>;
+}
 
 export class IndexMemo {
   private readonly kept = new Map<string, Kept>();
 
   /**
-   * `compute(text)` for this path, or what it gave for the same text before. A result handed out
-   * again is a copy: the index that records it keeps it as its own.
+   * `compute()` for this path, or what it gave for the same text before. A result is handed out
+   * once as it is, then as copies: the index that records it keeps it as its own.
    */
-  of<K extends Key>(key: K, path: string, text: string, compute: () => NonNullable<Kept[K]>): NonNullable<Kept[K]> {
-    let kept = this.kept.get(path);
-    if (kept?.text !== text) this.kept.set(path, (kept = { text }));
-    const known = kept[key];
-    if (known !== undefined) return structuredClone(known);
-    const computed = compute();
-    kept[key] = computed;
-    return computed;
+  of<K extends Key>(key: K, path: string, text: string, compute: () => Results[K]): Results[K] {
+    const kept = this.entry(path, text);
+    const known = kept.results[key];
+    if (known === undefined) return (kept.results[key] = compute());
+    if (kept.unused.delete(key)) return known;
+    return structuredClone(known);
   }
+
+  /** What `compute` gives for this path and text, computed elsewhere (in an audit worker). */
+  keep<K extends Key>(key: K, path: string, text: string, value: Results[K]): void {
+    const kept = this.entry(path, text);
+    kept.results[key] = value;
+    kept.unused.add(key);
+  }
+
+  private entry(path: string, text: string): Kept {
+    let kept = this.kept.get(path);
+    if (kept?.text !== text) this.kept.set(path, (kept = { text, results: {}, unused: new Set() }));
+    return kept;
+  }
+}
+
+/** `compute()`, or what the memo kept of it for the same path and text (no memo: computed). */
+export function memoized<K extends Key>(memo: IndexMemo | undefined, key: K, path: string, text: string, compute: () => Results[K]): Results[K] {
+  return memo ? memo.of(key, path, text, compute) : compute();
 }
