@@ -172,6 +172,15 @@ interface FailureCase {
 
 const FAILURES: FailureCase[] = [
   { form: 'the same id twice in one build', dir: 'duplicate-id', reason: 'duplicate-id', file: 'duplicate-id/kustomization.yaml', at: 'b.yaml', fix: ['  - b.yaml\n', ''] },
+  { form: 'the same id from two folders it builds', dir: 'duplicate-id-nested', reason: 'duplicate-id', file: 'duplicate-id-nested/kustomization.yaml', at: 'two', fix: ['  - two\n', ''] },
+  {
+    form: "a component's resource with the id a generator made before it",
+    dir: 'duplicate-id-after-generator',
+    reason: 'duplicate-id',
+    file: 'duplicate-id-after-generator/comp/kustomization.yaml',
+    at: 'gen.yaml',
+    fix: ['name: gen', 'name: other'],
+  },
   {
     form: 'a resources entry that does not exist',
     dir: 'missing-resource',

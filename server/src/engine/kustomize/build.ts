@@ -14,7 +14,7 @@ import { loadPatches, Patch } from './patches';
 import { loadReplacements, Replacement, replacementStage, treeField } from './replacements';
 import { readTree } from './tree-reader';
 import { scanResourceDocs, ResourceDoc } from './resource-docs';
-import { anyIds, cloneRes, currentId, idText, Origin, Res, resourceFromDoc, sameId } from './resource';
+import { anyIds, cloneRes, currentId, idKey, idText, Origin, Res, resourceFromDoc, sameId } from './resource';
 import { runStages, TransformerStage, transformerStages } from './transformers';
 import { BuildError, fail, KustomizeFailure, Span, Written } from './types';
 
@@ -220,9 +220,9 @@ export class KustomizeBuilder {
     if (k.kind === 'Component') fail('component-as-resource', `expected kind != 'Component' for path '${dir}'`, from.file, from.span);
     const result = cached(this.cachesOf(dir).accumulated, dir, () => {
       const own = new Set<string>([dir]);
-      const ra: Res[] = [];
+      const ra = new Accumulator();
       this.accumulate(k, ra, [...stack, dir], own);
-      return { resources: this.transform(k, ra), visited: [...own] };
+      return { resources: this.transform(k, ra.items), visited: [...own] };
     });
     // reached from elsewhere, the folders it reads may close a cycle with this path
     for (const inner of result.visited) {
@@ -233,13 +233,13 @@ export class KustomizeBuilder {
   }
 
   /** Resources, generators and components of a kustomization (or component), into `ra`. */
-  private accumulate(k: Kustomization, ra: Res[], stack: string[], visited: Set<string>): void {
+  private accumulate(k: Kustomization, ra: Accumulator, stack: string[], visited: Set<string>): void {
     for (const entry of k.resources) this.accumulateResource(k, entry, ra, stack, visited);
     for (const spec of k.generators) {
       // kustomize fetches a file source given as a URL: beyond the model
       const remote = spec.files.find((source) => isRemote(source.value.slice(source.value.indexOf('=') + 1)));
       if (remote) throw new Unsupported('remote', k.file, remote.span);
-      absorb(ra, generate(this.files, k, spec), k.file, spec.span);
+      ra.absorb(generate(this.files, k, spec), k.file, spec.span);
     }
     for (const entry of k.components) {
       if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
@@ -258,23 +258,23 @@ export class KustomizeBuilder {
       const component = this.kustomization(path, from);
       if (component.kind !== 'Component') fail('kustomization-as-component', `expected kind 'Component' for path '${path}' but got '${component.kind}'`, k.file, entry.span);
       this.accumulate(component, ra, [...stack, path], visited);
-      ra.splice(0, ra.length, ...this.transform(component, ra));
+      ra.reset(this.transform(component, ra.items));
     }
   }
 
-  private accumulateResource(k: Kustomization, entry: Written, ra: Res[], stack: string[], visited: Set<string>): void {
+  private accumulateResource(k: Kustomization, entry: Written, ra: Accumulator, stack: string[], visited: Set<string>): void {
     if (isRemote(entry.value)) throw new Unsupported('remote', k.file, entry.span);
     const path = resolveIn(k.dir, entry.value);
     if (path !== null && this.files.isFile(path)) {
       for (const doc of this.resourceDocs(path)) {
         if (doc.error) fail('invalid-resource', `accumulating resources from '${entry.value}': ${doc.error.message}`, path, doc.error.span);
-        append(ra, resourceFromDoc(doc, path), k.file, entry.span);
+        ra.append(resourceFromDoc(doc, path), k.file, entry.span);
       }
       return;
     }
     if (path === null || !this.files.isDir(path))
       fail('missing-resource', `accumulating resources from '${entry.value}': ${unreadable(entry.value, path, path ?? entry.value)}`, k.file, entry.span, path);
-    for (const res of this.accumulateTarget(path, stack, { file: k.file, span: entry.span }, visited)) append(ra, cloneRes(res), k.file, entry.span);
+    for (const res of this.accumulateTarget(path, stack, { file: k.file, span: entry.span }, visited)) ra.append(cloneRes(res), k.file, entry.span);
   }
 
   private transform(k: Kustomization, ra: Res[]): Res[] {
@@ -290,27 +290,53 @@ function checkCycle(dir: string, stack: string[], from: { file: string; span: Sp
   }
 }
 
-/** resWrangler.Append: no two resources with the same current id. */
-function append(ra: Res[], res: Res, file: string, span: Span): void {
-  const id = currentId(res);
-  if (ra.some((other) => sameId(currentId(other), id))) fail('duplicate-id', `may not add resource with an already registered id: ${idText(id)}`, file, span);
-  ra.push(res);
-}
+/**
+ * kustomize's resWrangler: the resources a build accumulates, with the set of their current ids,
+ * so that each append checks for a duplicate in constant time (a folder of thousands of
+ * Kustomizations made the scan of every earlier resource quadratic). The set is made again after
+ * anything that may change ids: a transformer run (reset) or a generator's merge.
+ */
+class Accumulator {
+  private ids: Set<string> | null = null;
 
-/** resWrangler.appendReplaceOrMerge: a generated object is created, or merged into (or replaces) the one of its id. */
-function absorb(ra: Res[], res: Res, file: string, span: Span): void {
-  const id = currentId(res);
-  const matches = ra.filter((other) => anyIds(other).some((otherId) => sameId(otherId, id)));
-  const behavior = res.generated?.behavior ?? '';
-  const merging = behavior === 'merge' || behavior === 'replace';
-  if (matches.length === 0) {
-    if (merging) fail('generator', `id ${idText(id)} does not exist; cannot merge or replace`, file, span);
-    ra.push(res);
-    return;
+  constructor(public items: Res[] = []) {}
+
+  /** resWrangler.Append: no two resources with the same current id. */
+  append(res: Res, file: string, span: Span): void {
+    const id = currentId(res);
+    const key = idKey(id);
+    const ids = this.currentIds();
+    if (ids.has(key)) fail('duplicate-id', `may not add resource with an already registered id: ${idText(id)}`, file, span);
+    ids.add(key);
+    this.items.push(res);
   }
-  if (matches.length > 1) fail('generator', `found multiple objects that could accept merge of ${idText(id)}`, file, span);
-  if (!merging) fail('generator', `id ${idText(id)} exists; behavior must be merge or replace`, file, span);
-  ra[ra.indexOf(matches[0])] = mergeGenerated(res, matches[0]);
+
+  /** resWrangler.appendReplaceOrMerge: a generated object is created, or merged into (or replaces) the one of its id. */
+  absorb(res: Res, file: string, span: Span): void {
+    const id = currentId(res);
+    const matches = this.items.filter((other) => anyIds(other).some((otherId) => sameId(otherId, id)));
+    const behavior = res.generated?.behavior ?? '';
+    const merging = behavior === 'merge' || behavior === 'replace';
+    this.ids = null;
+    if (matches.length === 0) {
+      if (merging) fail('generator', `id ${idText(id)} does not exist; cannot merge or replace`, file, span);
+      this.items.push(res);
+      return;
+    }
+    if (matches.length > 1) fail('generator', `found multiple objects that could accept merge of ${idText(id)}`, file, span);
+    if (!merging) fail('generator', `id ${idText(id)} exists; behavior must be merge or replace`, file, span);
+    this.items[this.items.indexOf(matches[0])] = mergeGenerated(res, matches[0]);
+  }
+
+  /** The resources after a transformer ran over them (their ids may have changed). */
+  reset(items: Res[]): void {
+    this.items = items;
+    this.ids = null;
+  }
+
+  private currentIds(): Set<string> {
+    return (this.ids ??= new Set(this.items.map((res) => idKey(currentId(res)))));
+  }
 }
 
 /** The end of the build: a generated object's name gets its hash suffix. */

@@ -154,6 +154,11 @@ export function sameId(a: ResId, b: ResId): boolean {
   return a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && effectiveNamespace(a) === effectiveNamespace(b);
 }
 
+/** A string for an id: two ids are the same (sameId) exactly where their keys are equal. */
+export function idKey(id: ResId): string {
+  return JSON.stringify([id.apiVersion, id.kind, id.name, effectiveNamespace(id)]);
+}
+
 /** ResId.String, as kustomize's messages print ids: `Kind.version.group/name.namespace`. */
 export function idText(id: ResId): string {
   const { group, version } = groupVersion(id.apiVersion);

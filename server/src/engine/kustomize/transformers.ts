@@ -9,7 +9,7 @@
 // the namespace makes twice).
 import type { Kustomization } from './kustomization';
 import { applyJson6902, applyStrategicMerge, Patch, StrategicMergeDoc } from './patches';
-import { anyIds, currentId, idText, isClusterScoped, Res, ResId, sameId, storePreviousId } from './resource';
+import { anyIds, currentId, idKey, idText, isClusterScoped, Res, ResId, sameId, storePreviousId } from './resource';
 import { fail } from './types';
 
 /** One transformation of one resource; 'deleted' when a `$patch: delete` removes it. */
@@ -87,11 +87,12 @@ function namespaceStage(k: Kustomization): TransformerStage {
       return 'kept';
     },
     after: (all) => {
-      const seen: ResId[] = [];
+      const seen = new Set<string>();
       for (const res of all) {
         const id = currentId(res);
-        if (seen.some((other) => sameId(other, id))) fail('duplicate-id', `namespace transformation produces ID conflict: two resources become ${idText(id)}`, k.file, null);
-        seen.push(id);
+        const key = idKey(id);
+        if (seen.has(key)) fail('duplicate-id', `namespace transformation produces ID conflict: two resources become ${idText(id)}`, k.file, null);
+        seen.add(key);
       }
     },
   };
