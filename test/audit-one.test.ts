@@ -4,7 +4,7 @@
 // repositories; and after each kind of change, the audit the server shows equals a whole audit,
 // redone in part only where that is exact (each guard with a control that goes red without it).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { audit, readContract } from '../server/src/engine/pipeline/audit';
@@ -12,22 +12,12 @@ import { auditContractFile, auditOneFile, patchedAudit, type FileAudit } from '.
 import type { Finding } from '../server/src/engine/base/types';
 import { Project, type AuditShown } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';
-import { memoryFs } from './helpers/memory-fs';
+import { filesOf, memoryFs } from './helpers/memory-fs';
 import { gotkSync, kustomization } from './helpers/flux-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
 const SETTINGS = { requiredTtl: DEFAULT_SETTINGS.ttl.required, rules: DEFAULT_SETTINGS.rules };
-
-function filesOf(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, prefix))) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    if (statSync(join(dir, path)).isDirectory()) Object.assign(out, filesOf(dir, path));
-    else out[path] = readFileSync(join(dir, path), 'utf8');
-  }
-  return out;
-}
 
 const brief = (finding: Finding) => `${finding.file}:${finding.range.start.line}:${finding.range.start.character} ${finding.rule} ${finding.severity} ${finding.message}`;
 

@@ -4,26 +4,16 @@
 // counts, which stay the whole repository's); and the affected files are enough: every file
 // whose findings differ between the whole audits before and after the change is among them.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { audit, type AuditResult } from '../server/src/engine/pipeline/audit';
 import { auditChanged } from '../server/src/engine/pipeline/audit-changed';
 import type { Finding } from '../server/src/engine/base/types';
-import { memoryFs } from './helpers/memory-fs';
+import { filesOf, memoryFs } from './helpers/memory-fs';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
-
-function filesOf(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, prefix))) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    if (statSync(join(dir, path)).isDirectory()) Object.assign(out, filesOf(dir, path));
-    else out[path] = readFileSync(join(dir, path), 'utf8');
-  }
-  return out;
-}
 
 const brief = (finding: Finding) => `${finding.file}:${finding.range.start.line}:${finding.range.start.character} ${finding.rule} ${finding.severity} ${finding.message}`;
 

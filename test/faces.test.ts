@@ -6,28 +6,18 @@
 // workflow under `flux.substitution: always`, a script a generator reads.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { JsonReport } from '../server/src/cli/formats';
 import { gotkSync, kustomization } from './helpers/flux-fixtures';
 import { CLI, fileUri, messageText, TestLspClient } from './helpers/lsp-client';
+import { filesOf } from './helpers/memory-fs';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
 
 const ROOT = join(__dirname, '..', '..');
 
 after(() => removeTempRepos());
-
-function filesOf(dir: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(dir, prefix))) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    if (statSync(join(dir, path)).isDirectory()) Object.assign(out, filesOf(dir, path));
-    else out[path] = readFileSync(join(dir, path), 'utf8');
-  }
-  return out;
-}
 
 /** `rule file:line:col-line:col severity message` of a finding, 0-based like LSP. */
 type Key = string;

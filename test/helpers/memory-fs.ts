@@ -1,4 +1,6 @@
 // An in-memory repository for engine tests: paths to texts.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { audit, AuditOptions, AuditResult } from '../../server/src/engine/pipeline/audit';
 import type { ReadResult, RepoFs } from '../../server/src/engine/base/repo-fs';
 import type { Finding } from '../../server/src/engine/base/types';
@@ -8,6 +10,17 @@ export function memoryFs(files: Record<string, string>): RepoFs {
     listFiles: () => Promise.resolve(Object.keys(files)),
     read: (path): Promise<ReadResult> => Promise.resolve(path in files ? { kind: 'text', text: files[path] } : { kind: 'missing' }),
   };
+}
+
+/** Every file below `dir` (a real repository of the corpus, say), by its path relative to it. */
+export function filesOf(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(join(dir, prefix))) {
+    const path = prefix ? `${prefix}/${name}` : name;
+    if (statSync(join(dir, path)).isDirectory()) Object.assign(out, filesOf(dir, path));
+    else out[path] = readFileSync(join(dir, path), 'utf8');
+  }
+  return out;
 }
 
 export function auditFiles(files: Record<string, string>, options?: AuditOptions): Promise<AuditResult> {
