@@ -10,7 +10,7 @@ import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine
 import { defaultContract } from '../server/src/engine/contract/load';
 import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/pipeline/incremental';
 import { parseYamlFile } from '../server/src/engine/yaml/documents';
-import { summarizeFile } from '../server/src/engine/pipeline/repo-index';
+import { summarizeFile } from '../server/src/engine/pipeline/file-summary';
 import type { ParsedDocument } from '../server/src/engine/yaml/documents';
 import { applyMutation, manifestArb, mutationArb } from './helpers/arbitraries';
 

@@ -3,7 +3,7 @@
 // Computed per document and cached by the document's content (ChunkCache), so
 // a keystroke in a file of 2000 Jobs parses one document, not 2000.
 import { chunksOf, shiftFacts } from '../pipeline/incremental';
-import { detached } from '../pipeline/repo-index';
+import { detached } from '../pipeline/file-summary';
 import { isJobDocument, jobFacts } from '../k8s/jobs';
 import { getNode, getString, nodeSpan, parseYamlFile } from '../yaml/documents';
 

@@ -13,7 +13,8 @@ import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
 import { buildRepoIndex, readContract, type AuditOptions } from './audit';
 import { memoized, type IndexMemo } from './index-memo';
-import { detached, namesUsedIn, type RepoIndex } from './repo-index';
+import { detached, namesUsedIn } from './file-summary';
+import type { RepoIndex } from './repo-index';
 
 /** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
 export interface BuilderView {

@@ -8,7 +8,7 @@
 import { analyzeDocuments, analyzeGeneratorInput, FileAnalysis, FileInput } from './analyze';
 import { emptyFacts, FileFacts, isKustomizationFile } from '../flux/facts/model';
 import type { ResourceDoc } from '../kustomize/resource-docs';
-import { detached, FileSummary, summarizeFile } from './repo-index';
+import { detached, FileSummary, summarizeFile } from './file-summary';
 import { goYamlMayRefuse } from '../yaml/go-yaml';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from '../yaml/documents';
 import type { Finding } from '../base/types';

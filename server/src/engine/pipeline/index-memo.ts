@@ -3,7 +3,7 @@
 // which differ in a few files). Each result is a pure function of the path and the text, so a
 // file whose text is the same in both revisions gives the same result, computed once.
 import type { InputFacts } from '../flux/facts/model';
-import type { FileSummary } from './repo-index';
+import type { FileSummary } from './file-summary';
 
 export interface Results {
   summary: FileSummary;
