@@ -74,7 +74,7 @@ async function compareEveryFile(files: Record<string, string>): Promise<{ whole:
   }
   // the contract file (there or not): its entries, its lists, contract-no-jobs
   const loaded = (await readContract(project.fs, { settings: SETTINGS })).findings;
-  const contractFindings = await auditContractFile(project.fs, project.contract, loaded, project.index, whole.summary.jobs);
+  const contractFindings = await auditContractFile({ fs: project.fs, contract: project.contract, loaded, index: project.index, jobs: whole.summary.jobs });
   assert.deepEqual(contractFindings.map(brief), whole.findings.filter((finding) => finding.file === project.contract.path).map(brief), project.contract.path);
   assert.ok(compared > 5, `${compared} files compared`);
   assert.ok(whole.findings.length > 0, 'the repository has findings to compare');

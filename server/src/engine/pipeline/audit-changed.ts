@@ -35,6 +35,9 @@ const MAY_COUNT_JOBS = /\bJob\b/;
 export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<string>, before: (current: RepoFs) => Promise<RevisionFiles>, options: AuditOptions = {}): Promise<ChangedAudit | null> {
   const memo = new IndexMemo();
   const jobFiles = new Set<string>();
+  const note = (path: string, read: ReadResult) => {
+    if (read.kind === 'text' && MAY_COUNT_JOBS.test(read.text)) jobFiles.add(path);
+  };
   // Each file is read once: the revision reads the files that did not change from here.
   const reads = new Map<string, Promise<ReadResult>>();
   const current: RepoFs = {
@@ -44,9 +47,6 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
       if (!read) reads.set(path, (read = now.fs.read(path).then((result) => (note(path, result), result))));
       return read;
     },
-  };
-  const note = (path: string, read: ReadResult) => {
-    if (read.kind === 'text' && MAY_COUNT_JOBS.test(read.text)) jobFiles.add(path);
   };
   // Read and summarised ahead where an executor spreads the work (the CLI's audit workers): the index then finds it all in the memo.
   if (options.executor) {
@@ -81,7 +81,7 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
     jobs.map(([path, records]) => ({ path, jobs: records })),
   );
   const findings: Finding[] = [...affected].flatMap((path) => audited.get(path)?.findings ?? []);
-  if (affected.has(contract.path)) findings.push(...(await auditContractFile(current, contract, after.loaded, index, summary.jobs, options.head)));
+  if (affected.has(contract.path)) findings.push(...(await auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs: summary.jobs, head: options.head })));
   const sorted = sortFindings(findings);
   return { contract, findings: sorted, summary: countFindings(summary, sorted), jobs, affected };
 }

@@ -8,17 +8,15 @@
 import type { Contract } from '../contract/model';
 import type { Finding } from '../base/types';
 import type { ReadResult, RepoFs } from '../base/repo-fs';
-import { analyzeInContext, bareDollarOn, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult } from './audit';
+import { analyzeInContext, bareDollarOn, contractChecks, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult, type ContractCheckInput } from './audit';
 import { syntaxOnlyAnalysis, type FileAnalysis, type JobRecord } from './analyze';
-import { contractEntryFindings, fileFindings, fileJobs, NO_ANALYSIS } from './file-findings';
+import { fileFindings, NO_ANALYSIS } from './file-findings';
 import { documentMayMatter } from './incremental';
-import { analyzeInRepo, fileContext, mayHoldJob, type HeadReader } from './repo-analysis';
+import { fileContext, type HeadReader } from './repo-analysis';
 import { accountLookup, type RepoIndex } from './repo-index';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
 import { parseYamlFile } from '../yaml/documents';
 import { DIRECTIVE } from '../rules/support/directive';
-import { checkFluxEntries, type FileJobs } from '../contract/checks';
-import { noJobsFinding } from '../rules/contract-no-jobs';
 
 export interface FileAudit {
   findings: Finding[];
@@ -90,23 +88,10 @@ export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIn
   return { findings: await reportedOf(contract, index, path, met, analysis), jobs };
 }
 
-/**
- * What the audit reports of the contract file: its own findings (`loaded`: those of reading it),
- * its entries checked against the files they name, its Flux lists against the model, and
- * contract-no-jobs where `jobs` (the summary's count) is 0.
- */
-export async function auditContractFile(fs: RepoFs, contract: Contract, loaded: Finding[], index: RepoIndex, jobs: number, head?: HeadReader): Promise<Finding[]> {
-  const jobsIn = new Map<string, FileJobs>();
-  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
-    if (jobsIn.has(entry.file)) continue;
-    const met = await meet(fs, index, entry.file);
-    const analysis = await auditAnalysis(contract, index, entry.file, met, head);
-    // A file the audit does not analyse (outside `include`) is read for the check alone, as audit() reads it.
-    const analyzeText = async (text: string) => analyzeInRepo(index, contract, entry.file, text, undefined, head && mayHoldJob(text) ? await head(entry.file) : undefined);
-    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : await fileJobs(met.read, analyzeText));
-  }
-  const other = [...loaded, ...contractEntryFindings(contract, index, (file) => jobsIn.get(file)!), ...checkFluxEntries(contract, index)];
-  if (jobs === 0 && contract.exists) other.push(noJobsFinding(contract));
+/** What the audit reports of the contract file: its own findings and the contract checks (contractChecks). */
+export async function auditContractFile(input: ContractCheckInput): Promise<Finding[]> {
+  const { fs, contract, index, head } = input;
+  const other = await contractChecks(input, async (file) => auditAnalysis(contract, index, file, await meet(fs, index, file), head));
   const met = await meet(fs, index, contract.path);
   return reportedOf(contract, index, contract.path, met, await auditAnalysis(contract, index, contract.path, met, head), other);
 }

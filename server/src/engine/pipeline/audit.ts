@@ -352,10 +352,6 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
     analyses.set(path, analysis);
     index.setUses(path, uses);
   }
-  const analyzeText = async (path: string, text: string) => {
-    const headText = options.head && mayHoldJob(text) ? await options.head(path) : undefined;
-    return analyzeInRepo(index, contract, path, text, undefined, headText);
-  };
   const readText = async (path: string) => {
     const read = await fs.read(path);
     return read.kind === 'text' ? read.text : undefined;
@@ -367,22 +363,12 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   // Helm templates are not YAML until rendered: nothing is reported in them.
   for (const path of analyses.keys()) if (index.roleOf(path) === 'chart-template') analyses.set(path, NO_ANALYSIS);
 
-  // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
-  const jobsIn = new Map<string, FileJobs>();
-  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
-    if (jobsIn.has(entry.file)) continue;
-    const analysis = analyses.get(entry.file);
-    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : await fileJobs(await fs.read(entry.file), (text) => analyzeText(entry.file, text)));
-  }
-  const contractFile = [...contractFindings, ...contractEntryFindings(contract, index, (file) => jobsIn.get(file)!), ...checkFluxEntries(contract, index)];
-
   const counted = [...analyses.entries()].filter(([path]) => resourceRulesApply(contract, index, path));
   const summary = summarize(
     contract,
     counted.map(([path, analysis]) => ({ path, jobs: analysis.jobs })),
   );
-  // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
-  if (summary.jobs === 0 && contract.exists) contractFile.push(noJobsFinding(contract));
+  const contractFile = await contractChecks({ fs, contract, loaded: contractFindings, index, jobs: summary.jobs, head: options.head }, (file) => analyses.get(file));
 
   // Each file's findings, as the editor shows them (file-findings.ts). Directives count where the
   // engine looks (the editor asks the same), so an unused one is reported in both.
@@ -401,6 +387,39 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const final = sortFindings(findings);
   countFindings(summary, final);
   return { contract, findings: final, summary, jobs: counted.filter(([, analysis]) => analysis.jobs.length > 0).map(([path, analysis]) => [path, analysis.jobs]) };
+}
+
+/** What the contract checks read: the contract and the findings of reading it, the model, the summary's count of Jobs. */
+export interface ContractCheckInput {
+  fs: RepoFs;
+  contract: Contract;
+  loaded: Finding[];
+  index: RepoIndex;
+  jobs: number;
+  head?: HeadReader;
+}
+
+/**
+ * The findings that live in the contract file besides its own: its entries checked against the Jobs
+ * of the files they name (`analysisOf`: the audit's analysis of a file, if it made one), its Flux
+ * lists against the model, and contract-no-jobs.
+ */
+export async function contractChecks(
+  { fs, contract, loaded, index, jobs, head }: ContractCheckInput,
+  analysisOf: (file: string) => FileAnalysis | undefined | Promise<FileAnalysis | undefined>,
+): Promise<Finding[]> {
+  // Contract entries may name files outside `include`: read those for the check, without reporting their findings.
+  const jobsIn = new Map<string, FileJobs>();
+  for (const entry of [...contract.noFinishTimeout, ...contract.otherFinishTimeout]) {
+    if (jobsIn.has(entry.file)) continue;
+    const analysis = await analysisOf(entry.file);
+    const analyzeText = async (text: string) => analyzeInRepo(index, contract, entry.file, text, undefined, head && mayHoldJob(text) ? await head(entry.file) : undefined);
+    jobsIn.set(entry.file, analysis ? { exists: true, jobs: analysis.jobs } : await fileJobs(await fs.read(entry.file), analyzeText));
+  }
+  const found = [...loaded, ...contractEntryFindings(contract, index, (file) => jobsIn.get(file)!), ...checkFluxEntries(contract, index)];
+  // Without a contract file, a repository with no Job is simply "ok: 0 Job(s)": many Flux repositories have none.
+  if (jobs === 0 && contract.exists) found.push(noJobsFinding(contract));
+  return found;
 }
 
 /** What the audit reports of one analysed file; its text is read where the model's problems or a directive need it. */
