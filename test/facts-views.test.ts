@@ -117,13 +117,23 @@ describe('HelmRelease values blanked for the facts (values-view.ts)', () => {
     assert.deepEqual(extractFacts('hr.yaml', text), wholeFacts('hr.yaml', text));
   });
 
+  test('documents parsed already are read where they parsed cleanly; with an error, the view is', () => {
+    const clean = helmRelease(PLAIN_VALUES);
+    assert.deepEqual(extractFacts('hr.yaml', clean, parseYamlFile(clean)), extractFacts('hr.yaml', clean));
+    const broken = helmRelease('    config: |\n      one\n  # ends the scalar\n      two: [');
+    const documents = parseYamlFile(broken);
+    assert.ok(documents.some((parsed) => parsed.errors.length > 0));
+    // control: read from the documents, the error would hide the HelmRelease (wholeFacts is null)
+    assert.equal(extractFacts('hr.yaml', broken, documents)?.helmReleases[0].name, 'app');
+  });
+
   test('corpus: wherever the view blanks a block, the facts equal the whole parse’s', (t) => {
     if (!existsSync(CORPUS)) return void t.skip('corpus missing');
     let viewed = 0;
     const differ: string[] = [];
     for (const path of walkYaml(CORPUS)) {
       const text = readFileSync(join(CORPUS, path), 'utf8');
-      if (!text.includes('HelmRelease') || factsView(text) === null) continue;
+      if (!mayHoldFacts(path, text) || factsView(text) === null) continue;
       if (++viewed % 4 !== 0) continue; // every 4th: a whole parse of each takes long
       if (JSON.stringify(extractFacts(path, text), mapsAsArrays) !== JSON.stringify(wholeFacts(path, text), mapsAsArrays)) differ.push(path);
     }
@@ -131,6 +141,63 @@ describe('HelmRelease values blanked for the facts (values-view.ts)', () => {
     assert.ok(viewed > 100);
     assert.deepEqual(differ, []);
   });
+});
+
+describe('CustomResourceDefinitions blanked for the facts (values-view.ts)', () => {
+  const definition = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  versions:
+    - name: v1
+      schema:
+        openAPIV3Schema:
+          properties:
+            serviceAccountName:
+              description: names a Secret and a ServiceAccount
+              type: string
+`;
+  const account = `---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: widget-operator
+  namespace: widgets
+`;
+
+  test('a definition’s document is blanked after its marker; the other documents and the facts stay', () => {
+    const text = `---\n${definition}${account}`;
+    const view = factsView(text);
+    assert.ok(view !== null);
+    assert.equal(view.length, text.length);
+    assert.ok(view.startsWith('---\n ') && !view.includes('widgets.example.com') && !view.includes('serviceAccountName'));
+    assert.ok(view.endsWith(account));
+    assert.deepEqual(extractFacts('crds.yaml', text), wholeFacts('crds.yaml', text));
+    assert.equal(extractFacts('crds.yaml', text)?.serviceAccounts[0].name, 'widget-operator');
+  });
+
+  test('CRLF line ends stay where they were', () => {
+    const text = `${definition}${account}`.replace(/\n/g, '\r\n');
+    const view = factsView(text);
+    assert.ok(view !== null);
+    assert.deepEqual(
+      [...view.matchAll(/\r\n/g)].map((m) => m.index),
+      [...text.matchAll(/\r\n/g)].map((m) => m.index),
+    );
+    assert.deepEqual(extractFacts('crds.yaml', text), wholeFacts('crds.yaml', text));
+  });
+
+  const kept: Array<[string, string]> = [
+    ['the kind in another API group', definition.replace('apiextensions.k8s.io/v1', 'example.com/v1')],
+    ['content on the marker line', `--- !!map\n${definition}`],
+  ];
+  for (const [what, text] of kept) {
+    test(`kept whole: ${what}`, () => {
+      assert.equal(factsView(text), null);
+    });
+  }
 });
 
 describe('operator accounts from the headers (extract.ts headerFacts)', () => {

@@ -328,6 +328,7 @@ describe('name hashes and the fast YAML reader', () => {
     'anchor: &a x\nalias: *a\n',
     'dup: 1\ndup: 2\n',
     '- a\n- b:\n    c: d\n',
+    'metadata:\n  name: &app plex # named once\n  labels:\n    - &q "quoted"\n',
   ];
 
   /** A tree with the ends of its collections left out (the yaml package counts a collection's last line break in, the fast reader does not). */
@@ -347,8 +348,16 @@ describe('name hashes and the fast YAML reader', () => {
       const doc = parseDocument(text);
       assert.deepEqual(comparable(fast), comparable(doc.contents === null ? null : fromYaml(doc, doc.contents, 0)), text);
     }
-    assert.ok(accepted >= 7, 'the common forms are read fast');
-    for (const text of ['nested:\n  deeper:\n    deepest: [not, simple]\n', 'multi: one\n  two\n', 'anchor: &a x\nalias: *a\n', 'dup: 1\ndup: 2\n'])
+    assert.ok(accepted >= 8, 'the common forms are read fast');
+    for (const text of [
+      'nested:\n  deeper:\n    deepest: [not, simple]\n',
+      'multi: one\n  two\n',
+      'anchor: &a x\nalias: *a\n',
+      'dup: 1\ndup: 2\n',
+      'anchored: &a\n  b: c\n',
+      'literal: &a |\n  x\n',
+      'tab: &a\tx\n',
+    ])
       assert.equal(readSimpleYaml(text), undefined, `gives up on ${JSON.stringify(text)}`);
   });
 });

@@ -1,7 +1,7 @@
 // RepoFs over Node's file system, for the CLI and the desktop server. It never
 // leaves the root: symbolic links are followed only when their target is
 // inside it, and linked folders are not descended (no loops, no escapes).
-import { lstatSync, promises as fs, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/base/repo-fs';
 
@@ -74,9 +74,8 @@ export class NodeRepoFs implements RepoFs {
     const absolute = this.absolute(path);
     if (absolute === null) return { kind: 'missing' };
     try {
-      const real = this.realPath(absolute);
+      const { real, stat } = this.realPath(absolute);
       if (!this.inside(real)) return { kind: 'skipped', reason: 'it links outside the repository', notYaml: false };
-      const stat = statSync(real);
       if (!stat.isFile()) return { kind: 'missing' };
       if (stat.size > this.maxFileSize) {
         return { kind: 'skipped', reason: `the file is ${stat.size} bytes, more than the size limit of ${this.maxFileSize} bytes`, notYaml: false };
@@ -87,14 +86,21 @@ export class NodeRepoFs implements RepoFs {
     }
   }
 
-  /** Where a path really is: links resolved (each folder once, with stable folders). */
-  private realPath(absolute: string): string {
-    if (!this.realFolders) return realpathSync.native(absolute);
+  /** Where a path really is, links resolved (each folder once, with stable folders), and what is there. */
+  private realPath(absolute: string): { real: string; stat: Stats } {
+    if (!this.realFolders) {
+      const real = realpathSync.native(absolute);
+      return { real, stat: statSync(real) };
+    }
     const dir = nodePath.dirname(absolute);
     let folder = this.realFolders.get(dir);
     if (folder === undefined) this.realFolders.set(dir, (folder = realpathSync.native(dir)));
     const file = nodePath.join(folder, nodePath.basename(absolute));
-    return lstatSync(file).isSymbolicLink() ? realpathSync.native(file) : file;
+    // A file that is no link is its own target: its lstat is its stat (one call, not two).
+    const stat = lstatSync(file);
+    if (!stat.isSymbolicLink()) return { real: file, stat };
+    const real = realpathSync.native(file);
+    return { real, stat: statSync(real) };
   }
 
   /** The absolute path of a repository-relative one, or null when it would leave the root. */

@@ -94,10 +94,13 @@ function scanHeader(text: string, start: number, end: number): ResourceDoc | 'em
       entries.set(key, [lineStart, end]);
     }
     first = false;
-    lineStart = lineEnd + 1;
+    // Once a key is open, only a line at column 0 can change anything: jump to the next one.
+    lineStart = current === null ? lineEnd + 1 : nextColumnZeroLine(text, lineEnd, end);
   }
   if (entries.size === 0) return 'empty';
   const excerpt = [...HEADER_KEYS].map((key) => entries.get(key)).filter((range): range is [number, number] => range !== undefined);
+  // A mapping with none of the header's keys (an app's config, a CI workflow): its header is an empty one.
+  if (excerpt.length === 0) return headerOf({ kind: 'map', entries: [], span: [start, end] }, [start, end]);
   const source = excerpt.map(([from, to]) => text.slice(from, to).replace(/\n?$/, '\n')).join('');
   let root = readSimpleYaml(source);
   if (root === undefined) {
@@ -108,6 +111,16 @@ function scanHeader(text: string, start: number, end: number): ResourceDoc | 'em
   const header = headerOf(root, [start, end]);
   if (header === null || header.kind.endsWith('List')) return null; // a List's items need the whole document
   return header;
+}
+
+/** A line break followed by a line that starts with something but indentation or a comment. */
+const COLUMN_ZERO_LINE = /\n[^ \t#\n]/g;
+
+/** The start of the first line after `from` (a line break) that begins at column 0 with content; `end` where none does before it. */
+function nextColumnZeroLine(text: string, from: number, end: number): number {
+  COLUMN_ZERO_LINE.lastIndex = from;
+  const found = COLUMN_ZERO_LINE.exec(text);
+  return found === null || found.index + 1 >= end ? end : found.index + 1;
 }
 
 /** A line holding nothing but spaces and perhaps a comment. */

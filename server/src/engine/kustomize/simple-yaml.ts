@@ -11,6 +11,8 @@ import { emptyScalar, KMap, KNode, KScalar, KSeq } from './knode';
 /** Thrown where the fast reader stops; one instance, so giving up costs no stack trace. */
 class GiveUp extends Error {}
 const GIVE_UP = new GiveUp('not simple YAML');
+/** An anchor of a plain name, and the spaces after it. */
+const ANCHOR = /^&[A-Za-z0-9_.-]+ +/;
 
 interface Line {
   /** Offset of the line's first character. */
@@ -173,13 +175,24 @@ class Reader {
   private inlineValue(line: Line, at: number, indent: number): KNode {
     const char = this.text[at];
     if (char === '|') return this.literal(line, at, indent);
-    const scalar = this.scalarAt(at, line.end, false);
+    const scalar = this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false);
     let rest = scalar.end;
     while (rest < line.end && this.text[rest] === ' ') rest++;
     if (rest < line.end && this.text[rest] !== '#') throw GIVE_UP; // `a: b: c`, or text after a quote
     const below = this.peek();
     if (below !== null && below.indent > indent) throw GIVE_UP; // a scalar continued on the next line
     return scalar.node;
+  }
+
+  /**
+   * Where the scalar after an anchor starts (`name: &app plex`, the app-template way of naming a
+   * release once): the anchor names nothing this reader reads, and an alias of it makes the
+   * reader give up where it stands. An anchor with nothing after it on its line is left to the parser.
+   */
+  private afterAnchor(at: number, end: number): number {
+    const anchor = ANCHOR.exec(this.text.slice(at, Math.min(end, at + 200)));
+    if (!anchor || at + anchor[0].length >= end) throw GIVE_UP;
+    return at + anchor[0].length;
   }
 
   /** A plain, single- or double-quoted scalar that ends on its line. */

@@ -38,8 +38,9 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   const usesNames = withUses && yaml && text.includes('${');
   let docs = Array.isArray(documents) ? documents : undefined;
   const parsed = (): ParsedDocument[] => (docs ??= typeof documents === 'function' ? documents() : parseYamlFile(text));
-  // The facts parse the file only where their view is the text itself (values-view.ts).
-  const summary: FileSummary = { facts: holdsFacts && !inHeaders ? extractFacts(path, text, parsed) : null, uses: usesNames ? namesUsedIn(parsed()) : [] };
+  // The names need the whole parse, which the facts then read too; else the facts parse the file only where their view is the text itself (values-view.ts).
+  const uses = usesNames ? namesUsedIn(parsed()) : [];
+  const summary: FileSummary = { facts: holdsFacts && !inHeaders ? extractFacts(path, text, docs ?? parsed) : null, uses };
   if (!withUses && yaml && text.includes('${')) summary.usesPending = true;
   if (basenameOf(path) === SOURCE_IGNORE) summary.ignore = text;
   if (isKustomizationFile(path)) summary.kustomizeText = text;
@@ -47,7 +48,7 @@ export function summarizeFile(path: string, text: string, documents?: ParsedDocu
   else if (isYamlPath(path)) {
     const parsedAlready = docs;
     summary.docs = scanResourceDocs(text, false, parsedAlready ? () => parsedAlready : undefined);
-    if (inHeaders) summary.facts = headerFacts(path, summary.docs) ?? extractFacts(path, text, parsed);
+    if (inHeaders) summary.facts = headerFacts(path, summary.docs) ?? extractFacts(path, text, docs ?? parsed);
   }
   return summary;
 }

@@ -80,9 +80,15 @@ export function headerFacts(path: string, headers: ResourceDoc[]): FileFacts | n
   return facts.accountCreators.length > 0 ? facts : null;
 }
 
-/** The file's facts; `documents` (or a function that gives them) spares a parse where the facts view is the text itself. */
+/**
+ * The file's facts. `documents`: the file parsed already (read them, not the view, where every one
+ * parsed cleanly: the view blanks only what no fact reads, so it differs from them only by hiding
+ * an error in a blanked block), or a function that parses it (called only where the view is the
+ * text itself).
+ */
 export function extractFacts(path: string, text: string, documents?: ParsedDocument[] | (() => ParsedDocument[])): FileFacts | null {
   if (!mayHoldFacts(path, text)) return null;
+  if (Array.isArray(documents) && documents.every((parsed) => parsed.errors.length === 0)) return factsOfDocuments(path, documents);
   const view = factsView(text);
   return factsOfDocuments(path, view !== null ? parseYamlFile(view) : typeof documents === 'function' ? documents() : (documents ?? parseYamlFile(text)));
 }

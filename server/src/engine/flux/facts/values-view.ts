@@ -2,9 +2,13 @@
 // is most of its text (a chart's whole configuration) and the model reads
 // little of it: the accounts a chart makes (`serviceAccount`,
 // `fullnameOverride`), a Flux Operator's `instance`, the mutating webhook's
-// image. Where the values mention none of those, their lines are blanked
-// (every character but line breaks made a space), so the parse that reads
-// the facts skips them while every offset, line and column stays the file's.
+// image. Where the values mention none of those, their lines are blanked.
+// A CustomResourceDefinition gives no fact at all (extract.ts reads nothing of
+// a kind of a `*.k8s.io` group but a pod's account, and it has no pod), and
+// CRDs are the densest YAML of a repository: their documents are blanked too.
+// Blanked text is spaces (line breaks stay), which the parse that reads the
+// facts skips about as fast as a block scalar's lines (comments would cost it
+// five times as much), while every offset, line and column stays the file's.
 // Facts are always read from this view, in the editor and the audit alike,
 // so the two never disagree; the rules parse the file itself.
 //
@@ -25,16 +29,23 @@ const TAB_INDENT = /^ *\t/m;
 const HELM_RELEASE = /^kind:[ \t]*["']?HelmRelease["']?[ \t]*(?:#.*)?\r?$/m;
 const FLUX_HELM_API = /^apiVersion:[ \t]*["']?helm\.toolkit\.fluxcd\.io\//m;
 const SPEC = /^spec:[ \t]*(?:#.*)?\r?$/m;
+const CRD_KIND = /^kind:[ \t]*["']?CustomResourceDefinition["']?[ \t]*(?:#.*)?\r?$/m;
+const CRD_API = /^apiVersion:[ \t]*["']?apiextensions\.k8s\.io\//m;
+/** A document's directives and its `---` line (with nothing but a comment after it), which a blanked document keeps. */
+const DOCUMENT_START = /^(?:%[^\n]*\n)*(?:---[ \t]*(?:#[^\n]*)?\r?(?:\n|$))?/;
 /** A plain key, then `:` and a space or the line's end. */
 const KEY_LINE = /^[A-Za-z0-9_][\w.-]*:(?:[ \t]|\r?$)/;
 
-/** `text` with the values blocks no fact reads blanked, or null where none is (read the text itself). */
+/** `text` with the values blocks and definitions no fact reads blanked, or null where none is (read the text itself). */
 export function factsView(text: string): string | null {
-  if (!text.includes('HelmRelease') || !text.includes('values:')) return null;
+  const values = text.includes('HelmRelease') && text.includes('values:');
+  const definitions = text.includes('CustomResourceDefinition');
+  if (!values && !definitions) return null;
   const starts = documentBoundaries(text);
   const blocks: Array<[number, number]> = [];
   starts.forEach((start, i) => {
-    const block = blankableValues(text, start, starts[i + 1] ?? text.length);
+    const end = starts[i + 1] ?? text.length;
+    const block = (definitions ? definitionBody(text, start, end) : null) ?? (values ? blankableValues(text, start, end) : null);
     if (block) blocks.push(block);
   });
   if (blocks.length === 0) return null;
@@ -55,6 +66,15 @@ function blanked(block: string): string {
         .split('\n')
         .map((line) => ' '.repeat(line.length))
         .join('\n');
+}
+
+/** [from, to) of a CustomResourceDefinition document after its `---` line, or null where the document is none. */
+function definitionBody(text: string, start: number, end: number): [number, number] | null {
+  const chunk = text.slice(start, end);
+  if (!CRD_KIND.test(chunk) || !CRD_API.test(chunk)) return null;
+  const from = start + DOCUMENT_START.exec(chunk)![0].length;
+  // A marker line with content after it (`--- {…}`) is left to the parser.
+  return text.startsWith('---', from) ? null : [from, end];
 }
 
 interface Line {
