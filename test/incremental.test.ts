@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { analyzeFile, FileInput, syntaxOnlyAnalysis } from '../server/src/engine/pipeline/analyze';
 import { defaultContract } from '../server/src/engine/contract/load';
-import { chunksOf, DocumentSession, documentMayMatter, rechunk } from '../server/src/engine/pipeline/incremental';
+import { chunksOf, DocumentSession, documentMayMatter, fileMayMatter, rechunk } from '../server/src/engine/pipeline/incremental';
 import { parseYamlFile } from '../server/src/engine/yaml/documents';
 import { summarizeFile } from '../server/src/engine/pipeline/file-summary';
 import type { ParsedDocument } from '../server/src/engine/yaml/documents';
@@ -131,4 +131,28 @@ test('a file the prefilter calls irrelevant gets from the syntax-only path exact
     }),
     { numRuns: 150 },
   );
+});
+
+test('the audit’s file test lets templates and aliases outside a templates folder take the syntax-only path, with the same findings', () => {
+  const extras = fc.constantFrom('', 'note: "{{ .Values.x }}"\n', 'base: &b\n  a: 1\nother: *b\n', 'bad: {{ x }\n', 'a: &a [*a]\n');
+  fc.assert(
+    fc.property(manifestArb, fc.array(mutationArb, { maxLength: 4 }), extras, (original, mutations, extra) => {
+      const text = mutations.reduce(applyMutation, original).replace(/Job\b|\$|\/tmp\/|serviceAccount/g, 'x') + extra;
+      fc.pre(!fileMayMatter('apps/a.yaml', text, false));
+      const documents = parseYamlFile(text);
+      assert.deepEqual(strip(syntaxOnlyAnalysis('apps/a.yaml', text, documents).findings), strip(analyzeFile({ ...input(text), file: 'apps/a.yaml' }, documents).findings));
+    }),
+    { numRuns: 150 },
+  );
+  assert.equal(fileMayMatter('apps/a.yaml', 'kind: CronJob\nx: "{{workflow.name}}"\n', false), true, 'a Job’s template still waits');
+});
+
+test('negative control: in a templates folder the file waits, because a chart’s template gets no findings there', () => {
+  const text = 'kind: ConfigMap\ndata: {{ .Values.data }\n';
+  assert.equal(fileMayMatter('apps/a.yaml', text, false), false);
+  assert.equal(fileMayMatter('charts/app/templates/cm.yaml', text, false), true);
+  const documents = parseYamlFile(text);
+  const template: FileInput = { ...input(text), file: 'charts/app/templates/cm.yaml', role: 'chart-template' };
+  assert.equal(syntaxOnlyAnalysis(template.file, text, documents).findings.length, 1, 'the syntax-only path would report the template');
+  assert.deepEqual(analyzeFile(template, documents).findings, []);
 });

@@ -99,8 +99,6 @@ function scanHeader(text: string, start: number, end: number): ResourceDoc | 'em
   }
   if (entries.size === 0) return 'empty';
   const excerpt = [...HEADER_KEYS].map((key) => entries.get(key)).filter((range): range is [number, number] => range !== undefined);
-  // A mapping with none of the header's keys (an app's config, a CI workflow): its header is an empty one.
-  if (excerpt.length === 0) return headerOf({ kind: 'map', entries: [], span: [start, end] }, [start, end]);
   const source = excerpt.map(([from, to]) => text.slice(from, to).replace(/\n?$/, '\n')).join('');
   let root = readSimpleYaml(source);
   if (root === undefined) {

@@ -11,7 +11,7 @@ import type { ReadResult, RepoFs } from '../base/repo-fs';
 import { analyzeInContext, bareDollarOn, contractChecks, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult, type ContractCheckInput } from './audit';
 import { syntaxOnlyAnalysis, type FileAnalysis, type JobRecord } from './analyze';
 import { fileFindings, NO_ANALYSIS } from './file-findings';
-import { documentMayMatter } from './incremental';
+import { fileMayMatter } from './incremental';
 import { fileContext, type HeadReader } from './repo-analysis';
 import { accountLookup, type RepoIndex } from './repo-index';
 import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
@@ -50,7 +50,7 @@ async function auditAnalysis(contract: Contract, index: RepoIndex, path: string,
   let waiting = false;
   if (mayBeIndexed(path) && isAudited(contract, path)) {
     if (read.kind === 'skipped') analysis = skippedAnalysis(path, read);
-    else if (text !== undefined && !documentMayMatter(text, bareDollarOn(contract))) analysis = syntaxOnlyAnalysis(path, text, parseYamlFile(text));
+    else if (text !== undefined && !fileMayMatter(path, text, bareDollarOn(contract))) analysis = syntaxOnlyAnalysis(path, text, parseYamlFile(text));
     else waiting = text !== undefined;
   }
   if (index.isGeneratorInput(path) && text?.includes('$')) waiting = true;

@@ -6,7 +6,7 @@ import { coverageOf } from '../contract/coverage';
 import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';
-import { documentMayMatter } from './incremental';
+import { fileMayMatter } from './incremental';
 import { checkFluxEntries, FileJobs } from '../contract/checks';
 import { loadContract } from '../contract/load';
 import type { Contract, Settings } from '../contract/model';
@@ -247,7 +247,7 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
       continue;
     }
     // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
-    const needsRules = audited && documentMayMatter(read.text, bareDollar);
+    const needsRules = audited && fileMayMatter(path, read.text, bareDollar);
     let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
     const summary = summarizeFile(path, read.text, documents ?? (() => (documents ??= parseYamlFile(read.text))), !needsRules);

@@ -76,7 +76,22 @@ export function shiftFacts<T>(value: T, offset: number, lines: number): T {
  * be reported, which the editor leaves to YAML extensions by default.
  */
 export function documentMayMatter(text: string, bareDollar: boolean): boolean {
-  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount|\{\{/.test(text) || (bareDollar && text.includes('$')) || mayAlias(text);
+  return ruleMayFire(text, bareDollar) || text.includes('{{') || mayAlias(text);
+}
+
+/** What a rule past the syntax check looks for (see documentMayMatter). */
+function ruleMayFire(text: string, bareDollar: boolean): boolean {
+  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount/.test(text) || (bareDollar && text.includes('$'));
+}
+
+/**
+ * The audit's test on a whole file (pass 1): whether it needs more than its syntax check, which the
+ * audit makes on a whole parse anyway. That parse reports what aliases do, and `{{` matters only in a
+ * Job (whose text says `Job`) and in a chart's template (whose findings the model drops, by a role
+ * known only in pass 2): so those two count only in a `templates` folder.
+ */
+export function fileMayMatter(path: string, text: string, bareDollar: boolean): boolean {
+  return path.split('/').slice(0, -1).includes('templates') ? documentMayMatter(text, bareDollar) : ruleMayFire(text, bareDollar);
 }
 
 /** Line breaks as LSP and LineIndex count them, in `text[from, to)`. */
