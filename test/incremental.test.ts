@@ -134,7 +134,7 @@ test('a file the prefilter calls irrelevant gets from the syntax-only path exact
 });
 
 test('the audit’s file test lets templates and aliases outside a templates folder take the syntax-only path, with the same findings', () => {
-  const extras = fc.constantFrom('', 'note: "{{ .Values.x }}"\n', 'base: &b\n  a: 1\nother: *b\n', 'bad: {{ x }\n', 'a: &a [*a]\n');
+  const extras = fc.constantFrom('', 'note: "{{ .Values.x }}"\n', 'base: &b\n  a: 1\nother: *b\n', 'bad: {{ x }\n', 'a: &a [*a]\n', 'values:\n  serviceAccountName: app\n  dir: /tmp/x/\n');
   fc.assert(
     fc.property(manifestArb, fc.array(mutationArb, { maxLength: 4 }), extras, (original, mutations, extra) => {
       const text = mutations.reduce(applyMutation, original).replace(/Job\b|\$|\/tmp\/|serviceAccount/g, 'x') + extra;
@@ -155,4 +155,17 @@ test('negative control: in a templates folder the file waits, because a chart’
   const template: FileInput = { ...input(text), file: 'charts/app/templates/cm.yaml', role: 'chart-template' };
   assert.equal(syntaxOnlyAnalysis(template.file, text, documents).findings.length, 1, 'the syntax-only path would report the template');
   assert.deepEqual(analyzeFile(template, documents).findings, []);
+});
+
+test('negative control: a pod’s account makes its file wait, and the full analysis then finds what the syntax-only path cannot', () => {
+  const text = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  template:\n    spec:\n      serviceAccountName: nowhere\n      containers: []\n';
+  assert.equal(fileMayMatter('apps/a.yaml', text, false), true);
+  assert.equal(fileMayMatter('apps/a.yaml', text.replace('kind: Deployment', 'kind: HelmRelease'), false), false);
+  const documents = parseYamlFile(text);
+  const full = analyzeFile({ ...input(text), file: 'apps/a.yaml', repository: { declaresServiceAccount: () => false } }, documents);
+  assert.deepEqual(
+    full.findings.map((finding) => finding.rule),
+    ['pod-service-account-undeclared'],
+  );
+  assert.deepEqual(syntaxOnlyAnalysis('apps/a.yaml', text, documents).findings, []);
 });

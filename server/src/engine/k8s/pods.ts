@@ -5,6 +5,9 @@ import { asMap, asSeq, Document, getNode, getString, ParsedDocument, YAMLMap } f
 
 const TEMPLATE_KINDS = new Set(['Job', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController']);
 
+/** Cheap test: can this text hold a pod that podSpecOf reads (it names the kind)? Loose: the name may stand anywhere. */
+export const MAY_HOLD_POD = new RegExp(`\\b(?:${[...TEMPLATE_KINDS, 'CronJob', 'Pod'].join('|')})\\b`);
+
 export interface Container {
   map: YAMLMap;
   name: string;

@@ -13,6 +13,7 @@ import { goYamlMayRefuse } from '../yaml/go-yaml';
 import { documentBoundaries, mayAlias, parseYamlFile, ParsedDocument } from '../yaml/documents';
 import type { Finding } from '../base/types';
 import { chunkKey } from '../yaml/line-index';
+import { MAY_HOLD_POD } from '../k8s/pods';
 
 export interface Chunk {
   key: string;
@@ -88,10 +89,13 @@ function ruleMayFire(text: string, bareDollar: boolean): boolean {
  * The audit's test on a whole file (pass 1): whether it needs more than its syntax check, which the
  * audit makes on a whole parse anyway. That parse reports what aliases do, and `{{` matters only in a
  * Job (whose text says `Job`) and in a chart's template (whose findings the model drops, by a role
- * known only in pass 2): so those two count only in a `templates` folder.
+ * known only in pass 2): so those two count only in a `templates` folder. A `/tmp/` or a
+ * `serviceAccount` matters only in a pod (pod-tmp-handoff, pod-service-account-undeclared), whose
+ * kind the text then names.
  */
 export function fileMayMatter(path: string, text: string, bareDollar: boolean): boolean {
-  return path.split('/').slice(0, -1).includes('templates') ? documentMayMatter(text, bareDollar) : ruleMayFire(text, bareDollar);
+  if (path.split('/').slice(0, -1).includes('templates')) return documentMayMatter(text, bareDollar);
+  return /Job\b|\$\{|\$\$/.test(text) || (bareDollar && text.includes('$')) || (/\/tmp\/|serviceAccount/.test(text) && MAY_HOLD_POD.test(text));
 }
 
 /** Line breaks as LSP and LineIndex count them, in `text[from, to)`. */

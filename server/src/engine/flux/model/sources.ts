@@ -51,10 +51,12 @@ export class Sources {
     if (k.sourceKind !== 'GitRepository' || k.path === null) return null;
     const dir = dirnameOf(k.file);
     if (k.path === '' || dir === k.path || dir.startsWith(k.path + '/')) return null;
-    const repositoryName = repositoryNameOf(this.declaredSource('GitRepository', k.sourceName ?? '', k.file)?.url ?? null);
+    let repositoryName: string | null | undefined; // looked up only where a folder fits the path (most Kustomizations have none)
     for (let root = dirnameOf(dir); root !== ''; root = dirnameOf(root)) {
       const inside = `${root}/${k.path}`;
-      if ((dir === inside || dir.startsWith(inside + '/')) && basenameOf(root) === repositoryName) return root;
+      if (!(dir === inside || dir.startsWith(inside + '/'))) continue;
+      repositoryName ??= repositoryNameOf(this.declaredSource('GitRepository', k.sourceName ?? '', k.file)?.url ?? null);
+      if (basenameOf(root) === repositoryName) return root;
     }
     return null;
   }
