@@ -149,8 +149,23 @@ export class TestLspClient {
       // the process may already be gone
     }
     this.connection.dispose();
-    this.process.kill();
+    await stopped(this.process);
   }
+}
+
+/**
+ * Ends a server process and waits until it is gone, its pipes closed with it: a test file's process
+ * ends only when no child holds it. SIGTERM first; SIGKILL if it is still there after 5 s.
+ */
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill();
+    const stubborn = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(stubborn);
+  }
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
 }
 
 /** Applies LSP text edits to a text, as an editor does (edits do not overlap). */
