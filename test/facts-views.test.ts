@@ -50,6 +50,18 @@ const PLAIN_VALUES = `    image:
 # a comment at column 0 between two keys of the block
     replicas: 2`;
 
+/** With CRLF line ends, the view keeps every one where it was, and its facts are the whole parse's. */
+function assertCrlfKept(path: string, lfText: string): void {
+  const text = lfText.replace(/\n/g, '\r\n');
+  const view = factsView(text);
+  assert.ok(view !== null);
+  assert.deepEqual(
+    [...view.matchAll(/\r\n/g)].map((m) => m.index),
+    [...text.matchAll(/\r\n/g)].map((m) => m.index),
+  );
+  assert.deepEqual(extractFacts(path, text), wholeFacts(path, text));
+}
+
 /** The facts as a whole parse reads them. */
 function wholeFacts(path: string, text: string) {
   return factsOfDocuments(path, parseYamlFile(text));
@@ -76,16 +88,7 @@ describe('HelmRelease values blanked for the facts (values-view.ts)', () => {
     assert.deepEqual(facts, wholeFacts('hr.yaml', text));
   });
 
-  test('CRLF line ends stay where they were', () => {
-    const text = helmRelease(PLAIN_VALUES).replace(/\n/g, '\r\n');
-    const view = factsView(text);
-    assert.ok(view !== null);
-    assert.deepEqual(
-      [...view.matchAll(/\r\n/g)].map((m) => m.index),
-      [...text.matchAll(/\r\n/g)].map((m) => m.index),
-    );
-    assert.deepEqual(extractFacts('hr.yaml', text), wholeFacts('hr.yaml', text));
-  });
+  test('CRLF line ends stay where they were', () => assertCrlfKept('hr.yaml', helmRelease(PLAIN_VALUES)));
 
   const kept: Array<[string, string]> = [
     ['values naming a service account', helmRelease('    serviceAccount:\n      name: app-sa')],
@@ -178,16 +181,7 @@ metadata:
     assert.equal(extractFacts('crds.yaml', text)?.serviceAccounts[0].name, 'widget-operator');
   });
 
-  test('CRLF line ends stay where they were', () => {
-    const text = `${definition}${account}`.replace(/\n/g, '\r\n');
-    const view = factsView(text);
-    assert.ok(view !== null);
-    assert.deepEqual(
-      [...view.matchAll(/\r\n/g)].map((m) => m.index),
-      [...text.matchAll(/\r\n/g)].map((m) => m.index),
-    );
-    assert.deepEqual(extractFacts('crds.yaml', text), wholeFacts('crds.yaml', text));
-  });
+  test('CRLF line ends stay where they were', () => assertCrlfKept('crds.yaml', `${definition}${account}`));
 
   const kept: Array<[string, string]> = [
     ['the kind in another API group', definition.replace('apiextensions.k8s.io/v1', 'example.com/v1')],
