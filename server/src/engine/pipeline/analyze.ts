@@ -115,7 +115,7 @@ export function pushAll<T>(target: T[], items: readonly T[]): void {
 }
 
 /**
- * The analysis of a file no rule can fire in (see documentMayMatter): only its
+ * The analysis of a file no rule can fire in (see documentMayMatter, fileMayMatter): only its
  * YAML syntax. Equal to analyzeFile's result for such a file, without walking it.
  */
 export function syntaxOnlyAnalysis(file: string, text: string, documents: ParsedDocument[]): FileAnalysis {

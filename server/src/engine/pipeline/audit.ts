@@ -246,7 +246,7 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
       if (audited && read.kind === 'skipped') result.analyses.push([path, skippedAnalysis(path, read)]);
       continue;
     }
-    // A file no rule can fire in (the editor's prefilter, over the whole file) needs only its syntax checked, once.
+    // A file no rule past the syntax check can fire in (fileMayMatter) needs only its syntax checked, once.
     const needsRules = audited && fileMayMatter(path, read.text, bareDollar);
     let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).

@@ -77,25 +77,32 @@ export function shiftFacts<T>(value: T, offset: number, lines: number): T {
  * be reported, which the editor leaves to YAML extensions by default.
  */
 export function documentMayMatter(text: string, bareDollar: boolean): boolean {
-  return ruleMayFire(text, bareDollar) || text.includes('{{') || mayAlias(text);
+  return jobOrDollars(text, bareDollar) || POD_RULE_TEXT.test(text) || text.includes('{{') || mayAlias(text);
 }
 
-/** What a rule past the syntax check looks for (see documentMayMatter). */
-function ruleMayFire(text: string, bareDollar: boolean): boolean {
-  return /Job\b|\$\{|\$\$|\/tmp\/|serviceAccount/.test(text) || (bareDollar && text.includes('$'));
+/** A Job, or text Flux or the kubelet rewrites (a bare `$NAME` only when flux-substitution-bare-dollar is on). */
+function jobOrDollars(text: string, bareDollar: boolean): boolean {
+  return /Job\b|\$\{|\$\$/.test(text) || (bareDollar && text.includes('$'));
 }
+
+/** What the pod rules look for in a pod: a /tmp hand-off (pod-tmp-handoff), an account (pod-service-account-undeclared). */
+const POD_RULE_TEXT = /\/tmp\/|serviceAccount/;
 
 /**
  * The audit's test on a whole file (pass 1): whether it needs more than its syntax check, which the
  * audit makes on a whole parse anyway. That parse reports what aliases do, and `{{` matters only in a
  * Job (whose text says `Job`) and in a chart's template (whose findings the model drops, by a role
- * known only in pass 2): so those two count only in a `templates` folder. A `/tmp/` or a
- * `serviceAccount` matters only in a pod (pod-tmp-handoff, pod-service-account-undeclared), whose
- * kind the text then names.
+ * known only in pass 2): so those two count only where the file may be a chart's template. The pod
+ * rules' text matters only where the text names a pod's kind.
  */
 export function fileMayMatter(path: string, text: string, bareDollar: boolean): boolean {
-  if (path.split('/').slice(0, -1).includes('templates')) return documentMayMatter(text, bareDollar);
-  return /Job\b|\$\{|\$\$/.test(text) || (bareDollar && text.includes('$')) || (/\/tmp\/|serviceAccount/.test(text) && MAY_HOLD_POD.test(text));
+  if (mayBeChartTemplate(path)) return documentMayMatter(text, bareDollar);
+  return jobOrDollars(text, bareDollar) || (POD_RULE_TEXT.test(text) && MAY_HOLD_POD.test(text));
+}
+
+/** A file in a `templates` folder (the model knows which are a chart's: RepoIndex.roleOf). */
+function mayBeChartTemplate(path: string): boolean {
+  return path.split('/').slice(0, -1).includes('templates');
 }
 
 /** Line breaks as LSP and LineIndex count them, in `text[from, to)`. */
