@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { audit, IndexData, indexFrom, readContract, scanFiles } from '../server/src/engine/pipeline/audit';
 import { fileContext, type FileContext } from '../server/src/engine/pipeline/repo-analysis';
 import { mayBeIndexed } from '../server/src/engine/pipeline/scope';
-import { fullContext, leanContext, sharedDefiners } from '../server/src/node/audit-workers';
+import { fullContext, sharedData, travelling } from '../server/src/node/audit-workers';
 import { MemoryRepoFs, type World } from './helpers/arbitraries';
 import { gotkSync, kustomization } from './helpers/flux-fixtures';
 
@@ -46,10 +46,10 @@ test('a pass-2 context crosses without its definers, which go once; the worker g
     contexts.every((context) => (context.flux?.definers?.size ?? 0) > 0),
     'each file of plain/ reads its world definers',
   );
-  const shared = sharedDefiners(contexts);
-  assert.equal(shared.size, 1, 'one world');
+  const shared = sharedData(contexts, []);
+  assert.equal(shared.definers.size, 1, 'one world');
   for (const context of contexts) {
-    const lean = leanContext(context);
+    const lean = travelling(shared)(context);
     assert.equal(lean.flux?.definers, undefined);
     // What the worker analyses, after one clone each as postMessage makes: the same data.
     assert.deepEqual(fullContext(structuredClone(lean), structuredClone(shared)), context);
@@ -61,9 +61,57 @@ test('a pass-2 context crosses without its definers, which go once; the worker g
 
 test("the messages of pass 2 do not grow with the world's definers (control: the whole contexts do)", async () => {
   const [few, many] = [await plainContexts(2), await plainContexts(80)];
-  const lean = (contexts: FileContext[]) => bytes(contexts.map(leanContext));
+  const lean = (contexts: FileContext[]) => bytes(contexts.map(travelling(sharedData(contexts, []))));
   const whole = (contexts: FileContext[]) => bytes(contexts);
   // the control: cloned whole, 40x the definers in every context
   assert.ok(whole(many) > 10 * whole(few), `whole contexts: ${whole(few)} → ${whole(many)} bytes`);
   assert.ok(lean(many) < 1.2 * lean(few), `lean contexts: ${lean(few)} → ${lean(many)} bytes`);
+});
+
+/** No Flux: `charts` HelmReleases whose values name no account (each may create any), and `pods` Deployments running as an account nothing declares. */
+function podsBesideCharts(charts: number, pods: number): World {
+  const files: World = new Map();
+  for (let i = 0; i < charts; i++)
+    files.set(
+      `releases/chart-${i}.yaml`,
+      `apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: chart-${i}\n  namespace: apps\nspec:\n  chart:\n    spec:\n      chart: chart-${i}\n`,
+    );
+  for (let i = 0; i < pods; i++)
+    files.set(
+      `pods/app-${i}.yaml`,
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  namespace: apps\nspec:\n  template:\n    spec:\n      serviceAccountName: ghost\n      containers:\n        - name: app\n          image: app\n`,
+    );
+  return files;
+}
+
+async function podContexts(charts: number, pods: number): Promise<FileContext[]> {
+  const fs = new MemoryRepoFs(podsBesideCharts(charts, pods));
+  const files = await fs.listFiles();
+  const { contract } = await readContract(fs, {});
+  const index = indexFrom({ files, summaries: (await scanFiles(fs, contract, files.filter(mayBeIndexed))).summaries, inputs: [] }, contract);
+  return files.filter((path) => path.startsWith('pods/')).map((path) => fileContext(index, contract, path));
+}
+
+test('the charts that may create a pod account cross once, not in every pod file; the worker gets back the same context', async () => {
+  const contexts = await podContexts(30, 10);
+  assert.ok(
+    contexts.every((context) => context.accountCreators?.length === 30),
+    'each pod file has every chart as a candidate',
+  );
+  const shared = sharedData(contexts, []);
+  assert.equal(shared.creators.length, 30, 'each chart once');
+  for (const context of contexts) {
+    const lean = travelling(shared)(context);
+    assert.deepEqual(lean.accountCreators, []);
+    assert.deepEqual(fullContext(structuredClone(lean), structuredClone(shared)), context);
+  }
+  const [few, many] = [await podContexts(2, 10), await podContexts(60, 10)];
+  const lean = (contexts: FileContext[]) => bytes(contexts.map(travelling(sharedData(contexts, []))));
+  // the control: a context cloned whole carries every chart
+  const whole = (contexts: FileContext[]) => contexts.reduce((sum, context) => sum + bytes(context), 0);
+  assert.ok(whole(many) > 10 * whole(few), `whole contexts: ${whole(few)} → ${whole(many)} bytes`);
+  assert.ok(lean(many) < 2 * lean(few), `lean contexts: ${lean(few)} → ${lean(many)} bytes`);
+  const found = (await audit(new MemoryRepoFs(podsBesideCharts(30, 10)))).findings.filter((finding) => finding.rule === 'pod-service-account-undeclared');
+  assert.equal(found.length, 10);
+  assert.match(found[0].message, /the nearest of 30 charts installed there/);
 });

@@ -16,7 +16,7 @@ const fs = overlay;
 const kept = new KeptFiles(PARSE_BUDGET_CHARS.worker);
 const head = setup.git ? gitHeadReader(setup.root) : Promise.resolve(null);
 /** What every file of pass 2 reads, sent once before it. */
-let shared: SharedData = { accounts: [], definers: new Map() };
+let shared: SharedData = { accounts: [], definers: new Map(), creators: [] };
 
 type Message =
   | { id: number; kind: 'scan'; paths: string[]; inputs?: boolean }
@@ -31,10 +31,10 @@ async function handle(message: Message): Promise<unknown> {
     case 'summarize':
       return summarizeFiles(fs, message.paths);
     case 'shared':
-      shared = { accounts: message.accounts, definers: message.definers };
+      shared = { accounts: message.accounts, definers: message.definers, creators: message.creators };
       return null;
     case 'analyze': {
-      const contexts = message.contexts.map((context) => fullContext(context, shared.definers));
+      const contexts = message.contexts.map((context) => fullContext(context, shared));
       return analyzeWaiting(fs, setup.contract, contexts, shared.accounts, (await head) ?? undefined, kept);
     }
   }

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult, summarizeFiles, type Summarized } from '../engine/pipeline/audit';
 import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/pipeline/repo-analysis';
-import type { AccountList } from '../engine/pipeline/repo-index';
+import type { AccountList, ServiceAccountCreator } from '../engine/pipeline/repo-index';
 import type { Builder } from '../engine/flux/model/world';
 import { OverlayFs, RepoFs } from '../engine/base/repo-fs';
 import { NodeRepoFs } from './node-repo-fs';
@@ -198,7 +198,8 @@ export function workerExecutor(
           const analyzeHere = async (list: FileContext[]) =>
             list.length === 0 ? [] : analyzeWaiting(here, contract, list, accounts, (await (headHere ??= setup.git ? gitHeadReader(setup.root) : Promise.resolve(null))) ?? undefined);
           const results: Analyzed[][] = [];
-          const shared: SharedData = { accounts, definers: sharedDefiners(contexts) };
+          const shared = sharedData(contexts, accounts);
+          const lean = travelling(shared);
           const work = async (worker: number) => {
             try {
               await pool.call(worker, { kind: 'shared', ...shared });
@@ -208,7 +209,7 @@ export function workerExecutor(
             }
             for (let batch = nextBatch(queues, worker); batch.length > 0; batch = nextBatch(queues, worker)) {
               try {
-                results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch.map(leanContext) }));
+                results.push(await pool.call<Analyzed[]>(worker, { kind: 'analyze', contexts: batch.map(lean) }));
               } catch (error) {
                 failed(worker, error);
                 results.push(await analyzeHere(batch)); // that worker is gone: the others take the rest
@@ -230,37 +231,52 @@ export function workerExecutor(
 
 /**
  * What every pass-2 batch of a worker reads, sent to it once: the ServiceAccounts the repository
- * declares, and per world the Kustomizations whose postBuild defines each name (the definers of
- * FluxFileContext). A world's definers are the same for each of its files and can be megabytes
- * (thousands of Kustomizations defining the same names): cloned into every file's context, they
- * made the main thread spend longer posting messages than the workers spent auditing.
+ * declares; per world the Kustomizations whose postBuild defines each name (the definers of
+ * FluxFileContext); and what may create the accounts pods run as (accountCreators). A world's
+ * definers are the same for each of its files and can be megabytes (thousands of Kustomizations
+ * defining the same names): cloned into every file's context, they made the main thread spend
+ * longer posting messages than the workers spent auditing. The creators likewise: every chart of a
+ * repository is a candidate for each pod file nothing applies (37 MB of the corpus's contexts).
  */
 export interface SharedData {
   accounts: AccountList;
   definers: Map<number, ReadonlyMap<string, readonly Builder[]>>;
+  creators: ServiceAccountCreator[];
 }
 
-/** A file's context as it crosses to a worker: the worlds whose definers it reads, not the definers. */
-export type TravellingContext = FileContext & { definerWorlds?: number[] };
+/** A file's context as it crosses to a worker: the worlds whose definers it reads and the numbers of its creators, not those. */
+export type TravellingContext = FileContext & { definerWorlds?: number[]; creatorIds?: number[] };
 
-/** The definers of every world some context reads, once each. */
-export function sharedDefiners(contexts: readonly FileContext[]): SharedData['definers'] {
-  const out: SharedData['definers'] = new Map();
-  for (const context of contexts) for (const [world, byName] of context.flux?.definers ?? []) out.set(world, byName);
-  return out;
+/** What the contexts read of definers and creators, once each (creators by identity: the index gives each placement as one object). */
+export function sharedData(contexts: readonly FileContext[], accounts: AccountList): SharedData {
+  const definers: SharedData['definers'] = new Map();
+  const creators = new Set<ServiceAccountCreator>();
+  for (const context of contexts) {
+    for (const [world, byName] of context.flux?.definers ?? []) definers.set(world, byName);
+    for (const creator of context.accountCreators ?? []) creators.add(creator);
+  }
+  return { accounts, definers, creators: [...creators] };
 }
 
-export function leanContext(context: FileContext): TravellingContext {
-  const definers = context.flux?.definers;
-  if (!definers) return context;
-  return { ...context, flux: { ...context.flux!, definers: undefined }, definerWorlds: [...definers.keys()] };
+/** Makes contexts lean for the trip: what `shared` holds leaves them, a reference stays (fullContext puts it back). */
+export function travelling(shared: SharedData): (context: FileContext) => TravellingContext {
+  const ids = new Map(shared.creators.map((creator, id) => [creator, id]));
+  return (context) => {
+    let lean: TravellingContext = context;
+    const definers = context.flux?.definers;
+    if (definers) lean = { ...lean, flux: { ...context.flux!, definers: undefined }, definerWorlds: [...definers.keys()] };
+    if (context.accountCreators && context.accountCreators.length > 0) lean = { ...lean, accountCreators: [], creatorIds: context.accountCreators.map((creator) => ids.get(creator)!) };
+    return lean;
+  };
 }
 
-/** The context a worker analyses: the definers of its worlds put back from what was shared (same data as leanContext took out). */
-export function fullContext(context: TravellingContext, definers: SharedData['definers']): FileContext {
-  const { definerWorlds, ...rest } = context;
-  if (!definerWorlds || !rest.flux) return rest;
-  return { ...rest, flux: { ...rest.flux, definers: new Map(definerWorlds.map((world) => [world, definers.get(world)!])) } };
+/** The context a worker analyses: what travelling() took out put back from what was shared (the same data). */
+export function fullContext(context: TravellingContext, shared: SharedData): FileContext {
+  const { definerWorlds, creatorIds, ...rest } = context;
+  let full: FileContext = rest;
+  if (definerWorlds && rest.flux) full = { ...full, flux: { ...rest.flux, definers: new Map(definerWorlds.map((world) => [world, shared.definers.get(world)!])) } };
+  if (creatorIds) full = { ...full, accountCreators: creatorIds.map((id) => shared.creators[id]) };
+  return full;
 }
 
 /** Files per pass-2 message: small, so the last batches balance the threads. */

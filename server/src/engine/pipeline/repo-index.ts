@@ -326,25 +326,40 @@ export class RepoIndex {
     if (uses.length === 0) return [];
     const graph = this.fluxGraph();
     const worlds = new Set(graph.buildersOf(path).map((b) => b.world));
-    const out: ServiceAccountCreator[] = [];
-    const place = (name: string, creator: AccountCreator, certain: boolean): void => {
+    // Where the pods can land (pod-service-account-undeclared: an applying Kustomization's
+    // targetNamespace, else the pod's own): a creator elsewhere is never asked about.
+    const landing = new Set([
+      ...this.fluxEntriesOf(path).flatMap((e) => (e.role === 'resource' && e.builder.kustomization.targetNamespace ? [e.builder.kustomization.targetNamespace] : [])),
+      ...uses.map((use) => use.namespace),
+    ]);
+    const mayMeet = (namespace: string | null) => namespace === null || landing.has(null) || landing.has(namespace);
+    const { creators, charts, placed } = this.accounts();
+    const out = new Set<ServiceAccountCreator>();
+    // One object per placement, whatever file asks (the same chart is a candidate for thousands of
+    // files): each appears once in a file's list, and an audit sends each to a worker once.
+    const add = (name: string | null, namespace: string | null, creator: AccountCreator, certain: boolean): void => {
+      if (!mayMeet(namespace)) return;
+      const key = `${name}\0${namespace}\0${creator.by}\0${certain}\0${creator.file}`;
+      let placement = placed.get(key);
+      if (!placement) placed.set(key, (placement = { name, namespace, by: creator.by, certain, file: creator.file }));
+      out.add(placement);
+    };
+    const place = (name: string | null, creator: AccountCreator, certain: boolean): void => {
       const builders = graph.buildersOf(creator.file);
       if (builders.length === 0) {
-        if (worlds.size === 0) out.push({ name, namespace: creator.namespace, by: creator.by, certain, file: creator.file });
+        if (worlds.size === 0) add(name, creator.namespace, creator, certain);
         return;
       }
       for (const b of builders) {
         if (worlds.size > 0 && !worlds.has(b.world)) continue;
-        out.push({ name, namespace: creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), by: creator.by, certain, file: creator.file });
+        add(name, creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), creator, certain);
       }
     };
-    const { creators, charts } = this.accounts();
-    for (const name of new Set(uses.map((use) => use.name))) {
-      for (const creator of creators.get(name) ?? []) place(name, creator, true);
-      // After the releases that name it: a chart whose templates may create any account of its namespace.
-      for (const chart of charts) place(name, chart, false);
-    }
-    return out;
+    for (const name of new Set(uses.map((use) => use.name))) for (const creator of creators.get(name) ?? []) place(name, creator, true);
+    // After the releases that name them: a chart whose templates may create any account of its namespace,
+    // once for all names (per name, a file naming ten accounts beside a thousand releases carried 16,000).
+    for (const chart of charts) place(null, chart, false);
+    return [...out];
   }
 
   /** ServiceAccounts declared and used, by name (rebuilt when facts change: a pod's lookup is not a scan). */
@@ -362,7 +377,7 @@ export class RepoIndex {
           if (creator.mayCreateOthers) charts.push(creator);
         }
       }
-      this.accountIndex = { declared, used, creators, charts };
+      this.accountIndex = { declared, used, creators, charts, placed: new Map() };
     }
     return this.accountIndex;
   }
@@ -481,11 +496,14 @@ interface AccountIndex {
   creators: Map<string, AccountCreator[]>;
   /** HelmReleases whose charts may create accounts their values do not name. */
   charts: AccountCreator[];
+  /** accountCreatorsFor's placements by what they hold. */
+  placed: Map<string, ServiceAccountCreator>;
 }
 
 /** An account a pod of a file runs as, and what probably creates it there (as data: it travels to audit workers). */
 export interface ServiceAccountCreator {
-  name: string;
+  /** null: a chart that may create any account of its namespace. */
+  name: string | null;
   namespace: string | null;
   by: string;
   /** It names the account (values, release name, custom resource), rather than being a chart that may make any. */

@@ -52,7 +52,7 @@ export const podServiceAccountUndeclared: Rule = {
       const listed = context.contract.externalAccounts.some((account) => account.name === name && (account.namespace === null || namespace === null || account.namespace === namespace));
       if (listed) return [];
       const where = namespace ? ` in namespace ${namespace}` : '';
-      const here = context.accountCreators.filter((c) => c.name === name && (c.namespace === null || namespace === null || c.namespace === namespace));
+      const here = context.accountCreators.filter((c) => (c.name === name || c.name === null) && (c.namespace === null || namespace === null || c.namespace === namespace));
       const charts = [
         ...new Set(
           here
