@@ -114,19 +114,22 @@ export class RepoIndex {
     this.setUses(path, summary?.uses ?? []);
     if (summary?.usesPending) this.usesPending.add(path);
     const facts = summary?.facts ?? null;
-    const shape = facts ? shapeOf(facts) : undefined;
-    if (shape !== this.shapes.get(path)) changed = true;
-    else if (facts) {
-      this.graphHasStalePositions = true;
-      if (!samePositions(facts, this.facts.get(path))) this.positionsVersion++;
-    }
-    if (facts) {
-      this.facts.set(path, facts);
-      this.shapes.set(path, shape!);
-    } else {
-      this.facts.delete(path);
+    const before = this.facts.get(path);
+    if (!facts || !before) {
+      // A shape only compares two facts of one file (an edit): the audit records each file once, with none.
+      if (facts || before) changed = true;
       this.shapes.delete(path);
+    } else {
+      const shape = shapeOf(facts);
+      if (shape !== (this.shapes.get(path) ?? shapeOf(before))) changed = true;
+      else {
+        this.graphHasStalePositions = true;
+        if (!samePositions(facts, before)) this.positionsVersion++;
+      }
+      this.shapes.set(path, shape);
     }
+    if (facts) this.facts.set(path, facts);
+    else this.facts.delete(path);
     if (changed) this.invalidate();
     return changed;
   }
@@ -160,12 +163,17 @@ export class RepoIndex {
       this.docShapes.delete(path);
       return had;
     }
+    const before = this.docs.get(path);
     this.docs.set(path, docs);
-    // The spans only place kustomize's verdicts on the file's own documents: no other file's finding points there.
-    const shape = hashed(JSON.stringify(docs, (key, value: unknown) => (key === 'span' ? undefined : value instanceof Map ? [...value.entries()] : value)));
-    if (this.docShapes.get(path) === shape) return false;
+    // As with facts, a shape is made only to compare two recordings of a file.
+    if (!before) {
+      this.docShapes.delete(path);
+      return true;
+    }
+    const shape = docsShape(docs);
+    const changed = (this.docShapes.get(path) ?? docsShape(before)) !== shape;
     this.docShapes.set(path, shape);
-    return true;
+    return changed;
   }
 
   /** Files the kustomize model reads whole that the index does not hold yet (patch, replacements and env files): the caller reads them and calls recordText(). */
@@ -542,6 +550,11 @@ function shapeOf(facts: FileFacts): string {
       return value instanceof Map ? [...value.entries()] : value;
     }),
   );
+}
+
+/** A file's resource headers without their spans, which only place kustomize's verdicts on the file's own documents (no other file's finding points there). */
+function docsShape(docs: ResourceDoc[]): string {
+  return hashed(JSON.stringify(docs, (key, value: unknown) => (key === 'span' ? undefined : value instanceof Map ? [...value.entries()] : value)));
 }
 
 /** Whether two facts of the same shape (shapeOf) are equal with their positions too. */
