@@ -16,7 +16,7 @@ import type { GraphProblem } from '../flux/model/build';
 import type { AccountCreator } from '../k8s/account-creators';
 import type { ResourceDoc } from '../kustomize/resource-docs';
 import { resourceListing, type ResourceListing } from '../kustomize/listing';
-import type { BuildEntry } from '../flux/model/world';
+import type { BuildEntry, World } from '../flux/model/world';
 import { entriesWithOptOuts } from './opt-outs';
 import { detached, FileSummary, SOURCE_IGNORE, summarizeFile } from './file-summary';
 
@@ -341,33 +341,43 @@ export class RepoIndex {
       ...uses.map((use) => use.namespace),
     ]);
     const mayMeet = (namespace: string | null) => namespace === null || landing.has(null) || landing.has(namespace);
-    const { creators, charts, placed } = this.accounts();
+    const { creators, charts } = this.accounts();
     const out = new Set<ServiceAccountCreator>();
-    // One object per placement, whatever file asks (the same chart is a candidate for thousands of
-    // files): each appears once in a file's list, and an audit sends each to a worker once.
-    const add = (name: string | null, namespace: string | null, creator: AccountCreator, certain: boolean): void => {
-      if (!mayMeet(namespace)) return;
-      const key = `${name}\0${namespace}\0${creator.by}\0${certain}\0${creator.file}`;
-      let placement = placed.get(key);
-      if (!placement) placed.set(key, (placement = { name, namespace, by: creator.by, certain, file: creator.file }));
-      out.add(placement);
-    };
+    const applies = (placement: Placement) => (placement.worlds === null ? worlds.size === 0 : worlds.size === 0 || [...placement.worlds].some((world) => worlds.has(world)));
     const place = (name: string | null, creator: AccountCreator, certain: boolean): void => {
-      const builders = graph.buildersOf(creator.file);
-      if (builders.length === 0) {
-        if (worlds.size === 0) add(name, creator.namespace, creator, certain);
-        return;
-      }
-      for (const b of builders) {
-        if (worlds.size > 0 && !worlds.has(b.world)) continue;
-        add(name, creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace), creator, certain);
-      }
+      for (const placement of this.placementsOf(creator, name, certain)) if (applies(placement) && mayMeet(placement.creator.namespace)) out.add(placement.creator);
     };
     for (const name of new Set(uses.map((use) => use.name))) for (const creator of creators.get(name) ?? []) place(name, creator, true);
     // After the releases that name them: a chart whose templates may create any account of its namespace,
     // once for all names (per name, a file naming ten accounts beside a thousand releases carried 16,000).
     for (const chart of charts) place(null, chart, false);
     return [...out];
+  }
+
+  /**
+   * Where a creator places an account: per namespace it lands in, the one object that says so (each
+   * appears once in a file's list, and an audit sends it to a worker once) and the worlds that apply
+   * the creator there (null: nothing applies it). Made once per creator and name, not per file.
+   */
+  private placementsOf(creator: AccountCreator, name: string | null, certain: boolean): Placement[] {
+    const { placements } = this.accounts();
+    let byName = placements.get(creator);
+    if (!byName) placements.set(creator, (byName = new Map<string | null, Placement[]>()));
+    let list = byName.get(name);
+    if (!list) {
+      const builders = this.fluxGraph().buildersOf(creator.file);
+      const byNamespace = new Map<string | null, Placement>();
+      const at = (namespace: string | null): Placement => {
+        let placement = byNamespace.get(namespace);
+        if (!placement) byNamespace.set(namespace, (placement = { creator: { name, namespace, by: creator.by, certain, file: creator.file }, worlds: builders.length === 0 ? null : new Set() }));
+        return placement;
+      };
+      if (builders.length === 0) at(creator.namespace);
+      // The applying Kustomization's targetNamespace wins, a release's own stays.
+      for (const b of builders) at(creator.fixedNamespace ? creator.namespace : (b.kustomization.targetNamespace ?? creator.namespace)).worlds!.add(b.world);
+      byName.set(name, (list = [...byNamespace.values()]));
+    }
+    return list;
   }
 
   /** ServiceAccounts declared and used, by name (rebuilt when facts change: a pod's lookup is not a scan). */
@@ -385,7 +395,7 @@ export class RepoIndex {
           if (creator.mayCreateOthers) charts.push(creator);
         }
       }
-      this.accountIndex = { declared, used, creators, charts, placed: new Map() };
+      this.accountIndex = { declared, used, creators, charts, placements: new Map() };
     }
     return this.accountIndex;
   }
@@ -504,8 +514,14 @@ interface AccountIndex {
   creators: Map<string, AccountCreator[]>;
   /** HelmReleases whose charts may create accounts their values do not name. */
   charts: AccountCreator[];
-  /** accountCreatorsFor's placements by what they hold. */
-  placed: Map<string, ServiceAccountCreator>;
+  /** placementsOf's answers, by creator and name. */
+  placements: Map<AccountCreator, Map<string | null, Placement[]>>;
+}
+
+/** Where a creator places an account (ServiceAccountCreator), and the worlds that apply it there (null: nothing applies the creator). */
+interface Placement {
+  creator: ServiceAccountCreator;
+  worlds: Set<World> | null;
 }
 
 /** An account a pod of a file runs as, and what probably creates it there (as data: it travels to audit workers). */

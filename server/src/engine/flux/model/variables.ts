@@ -179,5 +179,7 @@ export function byCloseness<T extends { file: string }>(file: string, candidates
     while (n < parts.length - 1 && n < segments.length - 1 && parts[n] === segments[n]) n++;
     return n;
   };
-  return [...candidates].sort((a, b) => shared(b.file) - shared(a.file));
+  // Each candidate's prefix once, not at every comparison (a corpus names one GitRepository in fifty repositories).
+  const ranked = candidates.map((candidate) => ({ candidate, shared: shared(candidate.file) }));
+  return ranked.sort((a, b) => b.shared - a.shared).map(({ candidate }) => candidate);
 }
