@@ -7,6 +7,7 @@ import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHold
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';
 import { fileMayMatter } from './incremental';
+import { surelyClean } from '../yaml/surely-clean';
 import { checkFluxEntries, FileJobs } from '../contract/checks';
 import { loadContract } from '../contract/load';
 import type { Contract, Settings } from '../contract/model';
@@ -246,16 +247,19 @@ export async function scanFiles(fs: RepoFs, contract: Contract, paths: string[],
       if (audited && read.kind === 'skipped') result.analyses.push([path, skippedAnalysis(path, read)]);
       continue;
     }
-    // A file no rule past the syntax check can fire in (fileMayMatter) needs only its syntax checked, once.
+    // A file no rule past the syntax check can fire in (fileMayMatter) needs only its syntax checked,
+    // once, and not even that where the fast reader shows there is no problem to find (surelyClean).
     const needsRules = audited && fileMayMatter(path, read.text, bareDollar);
-    let documents = audited && !needsRules ? parseYamlFile(read.text) : undefined;
+    const syntaxOnly = audited && !needsRules;
+    const clean = syntaxOnly && surelyClean(read.text);
+    let documents = syntaxOnly && !clean ? parseYamlFile(read.text) : undefined;
     // The names a file that waits for pass 2 uses come from pass 2's parse (they shape no graph).
     const summary = summarizeFile(path, read.text, documents ?? (() => (documents ??= parseYamlFile(read.text))), !needsRules);
     if (!isTrivial(summary)) result.summaries.push([path, withoutValues(summary)]);
     if (needsRules) {
       result.waiting.push(path);
       keep?.keep(path, read.text, documents);
-    } else if (audited) result.analyses.push([path, syntaxOnlyAnalysis(path, read.text, documents!)]);
+    } else if (audited) result.analyses.push([path, clean ? NO_ANALYSIS : syntaxOnlyAnalysis(path, read.text, documents!)]);
   }
   return result;
 }
