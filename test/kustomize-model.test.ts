@@ -329,6 +329,7 @@ describe('name hashes and the fast YAML reader', () => {
     'dup: 1\ndup: 2\n',
     '- a\n- b:\n    c: d\n',
     'metadata:\n  name: &app plex # named once\n  labels:\n    - &q "quoted"\n',
+    'args: []\nenv: {} # none\nlist:\n  - []\n  - {}\n',
   ];
 
   /** A tree with the ends of its collections left out (the yaml package counts a collection's last line break in, the fast reader does not). */
@@ -348,7 +349,7 @@ describe('name hashes and the fast YAML reader', () => {
       const doc = parseDocument(text);
       assert.deepEqual(comparable(fast), comparable(doc.contents === null ? null : fromYaml(doc, doc.contents, 0)), text);
     }
-    assert.ok(accepted >= 8, 'the common forms are read fast');
+    assert.ok(accepted >= 9, 'the common forms are read fast');
     for (const text of [
       'nested:\n  deeper:\n    deepest: [not, simple]\n',
       'multi: one\n  two\n',
@@ -357,6 +358,11 @@ describe('name hashes and the fast YAML reader', () => {
       'anchored: &a\n  b: c\n',
       'literal: &a |\n  x\n',
       'tab: &a\tx\n',
+      'flow: []x\n',
+      'flow: [] more\n',
+      'flow: []# no space\n',
+      'quoted: "q"# no space\n',
+      'flow: []\n  continued\n',
     ])
       assert.equal(readSimpleYaml(text), undefined, `gives up on ${JSON.stringify(text)}`);
   });

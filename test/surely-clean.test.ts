@@ -26,6 +26,7 @@ test('the common forms are clean, and parse without a problem', () => {
     "---\na: 1\n---\n# second\nb:\n  - x\n  - \"y z\"\n  - 'it''s'\n",
     'script: |\n  echo "$HOME"\n  exit 0\nnext: value\n',
     'list:\n- a\n- key: v\n  other: w\n',
+    'args: []\nenv: {} # none\nitems:\n  - []\n',
     'windows: line\r\nendings: too\r\n',
     '"quoted key": v\nescaped: "a\\nb\\"c"\n',
   ])
@@ -47,6 +48,8 @@ test('not sure: a problem the parser reports, or where go-yaml and npm yaml part
     ['a: \ufeffb\n', 'a byte order mark inside the text'],
     ['a: &x 1\nb: *x\n', 'an alias'],
     ['a: [1, 2]\n', 'a flow collection'],
+    ['a: []# c\n', 'a comment not after a space'],
+    ['a: [] b\n', 'text after an empty flow collection'],
     ['a: b\n  c\n', 'a plain scalar on two lines'],
     ['a:\n    b: 1\n  c: 2\n', 'an indentation that closes nothing'],
     ['a: b: c\n', 'a mapping inside a value'],
@@ -85,7 +88,7 @@ const treeArb: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
   tree: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     usually(
-      ['v', 'web', 'x y', '"e\\n"', "'it''s'", '"a: b"', 'v # note', '|\n  line one\n  line two', '|-\n  echo "$HOME"', '1', 'true', ''],
+      ['v', 'web', 'x y', '"e\\n"', "'it''s'", '"a: b"', 'v # note', '[]', '{} # none', '|\n  line one\n  line two', '|-\n  echo "$HOME"', '1', 'true', ''],
       ['"e\\/"', '[1, 2]', '{a: b}', '&x v', '*x', 'a: b', 'x\u0085y', 'x\ry', 'x\u0007', '"open', '%x', '>\n  folded', 'two\n  lines', '\ufeffz'],
       12,
     ),

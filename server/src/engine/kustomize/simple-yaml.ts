@@ -171,17 +171,18 @@ class Reader {
     return { node: scalar.node, after: colon + 1 };
   }
 
-  /** A value written on its key's (or dash's) line: a one-line scalar or a literal block scalar. */
+  /** A value written on its key's (or dash's) line: a one-line scalar, an empty `[]` or `{}`, or a literal block scalar. */
   private inlineValue(line: Line, at: number, indent: number): KNode {
     const char = this.text[at];
     if (char === '|') return this.literal(line, at, indent);
-    const scalar = this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false);
-    let rest = scalar.end;
+    const value = EMPTY_FLOW[this.text.slice(at, at + 2)]?.(at) ?? this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false).node;
+    let rest = value.span[1];
     while (rest < line.end && this.text[rest] === ' ') rest++;
-    if (rest < line.end && this.text[rest] !== '#') throw GIVE_UP; // `a: b: c`, or text after a quote
+    // `a: b: c`, text after a quote or a `[]`; a comment must follow a space
+    if (rest < line.end && (this.text[rest] !== '#' || rest === value.span[1])) throw GIVE_UP;
     const below = this.peek();
     if (below !== null && below.indent > indent) throw GIVE_UP; // a scalar continued on the next line
-    return scalar.node;
+    return value;
   }
 
   /**
@@ -280,5 +281,11 @@ class Reader {
     return { kind: 'scalar', plain: false, text: value, span: [at, Math.min(valueEnd, this.text.length)] };
   }
 }
+
+/** An empty flow collection (`args: []`, `resources: {}`): read alike by every YAML reader. */
+const EMPTY_FLOW: Record<string, (at: number) => KNode> = {
+  '[]': (at) => ({ kind: 'seq', items: [], span: [at, at + 2] }),
+  '{}': (at) => ({ kind: 'map', entries: [], span: [at, at + 2] }),
+};
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', ' ': ' ', b: '\b', e: '\x1b', a: '\x07', v: '\v', f: '\f' };
