@@ -27,6 +27,7 @@ test('the common forms are clean, and parse without a problem', () => {
     'script: |\n  echo "$HOME"\n  exit 0\nnext: value\n',
     'list:\n- a\n- key: v\n  other: w\n',
     'args: []\nenv: {} # none\nitems:\n  - []\n',
+    'description: route rule, *all* traffic & more\nname: &app plex\n',
     'windows: line\r\nendings: too\r\n',
     '"quoted key": v\nescaped: "a\\nb\\"c"\n',
   ])
@@ -47,6 +48,8 @@ test('not sure: a problem the parser reports, or where go-yaml and npm yaml part
     ['a: b\u0007\n', 'a control character'],
     ['a: \ufeffb\n', 'a byte order mark inside the text'],
     ['a: &x 1\nb: *x\n', 'an alias'],
+    ['a: &x.y 1\n', 'an anchor name go-yaml cuts at the dot'],
+    ['a:\n- *x\n', 'an alias as a sequence item'],
     ['a: [1, 2]\n', 'a flow collection'],
     ['a: []# c\n', 'a comment not after a space'],
     ['a: [] b\n', 'text after an empty flow collection'],
@@ -74,7 +77,10 @@ const nearYaml = fc
       usually(['', '  ', '- ', '  - '], [' ', '    ', '\t', '      ']),
       usually(['a', 'b', 'name', 'c.d/e'], ['"q k"', "'s'", '1', '0x1', 'true', 'True', 'null', '~', '? a', '*x', '&x a', '-', 'k'.repeat(1030)]),
       usually([': ', ':'], [' : ', ': |', ': >', ':\t', '']),
-      usually(['', 'v', 'v # c', '"e\\n"', "'it''s'", 'x y'], ['"e\\/"', '[1, 2]', '{a: b}', '&x v', '*x', 'a: b', '|-', 'x\u0085y', 'x\ry', 'x\u0007', '#c', '"open', '%x', '\ufeffz']),
+      usually(
+        ['', 'v', 'v # c', '"e\\n"', "'it''s'", 'x y'],
+        ['"e\\/"', '[1, 2]', '{a: b}', '&x v', '&x.y v', '*x', 'b, *c', 'a: b', '|-', 'x\u0085y', 'x\ry', 'x\u0007', '#c', '"open', '%x', '\ufeffz'],
+      ),
     ),
     { minLength: 1, maxLength: 8 },
   )
@@ -89,7 +95,7 @@ const treeArb: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     usually(
       ['v', 'web', 'x y', '"e\\n"', "'it''s'", '"a: b"', 'v # note', '[]', '{} # none', '|\n  line one\n  line two', '|-\n  echo "$HOME"', '1', 'true', ''],
-      ['"e\\/"', '[1, 2]', '{a: b}', '&x v', '*x', 'a: b', 'x\u0085y', 'x\ry', 'x\u0007', '"open', '%x', '>\n  folded', 'two\n  lines', '\ufeffz'],
+      ['"e\\/"', '[1, 2]', '{a: b}', '&x v', '&x.y v', '*x', 'b, *c', 'a: b', 'x\u0085y', 'x\ry', 'x\u0007', '"open', '%x', '>\n  folded', 'two\n  lines', '\ufeffz'],
       12,
     ),
     fc

@@ -43,7 +43,12 @@ const MAY_NAME = /(?:^[ \t]*(?:-[ \t]+)*|[:,[{?][ \t]*)[*&][^\s,[\]{}*&]/m;
  * even where no rule can fire in it. Loose where it must be.
  */
 export function goYamlMayRefuse(text: string): boolean {
-  return MAY_ESCAPE_BADLY.test(text) || /^(?:%|\.\.\.)/m.test(text) || MAY_NAME.test(text);
+  return mayEscapeBadly(text) || /^(?:%|\.\.\.)/m.test(text) || MAY_NAME.test(text);
+}
+
+/** Whether a text may hold an escape go-yaml refuses and npm yaml reads (`\/`, a surrogate's code). */
+export function mayEscapeBadly(text: string): boolean {
+  return MAY_ESCAPE_BADLY.test(text);
 }
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;

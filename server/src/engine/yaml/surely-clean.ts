@@ -8,7 +8,7 @@
 import { readSimpleYaml } from '../kustomize/simple-yaml';
 import type { KNode } from '../kustomize/knode';
 import { documentBoundaries } from './documents';
-import { goYamlMayRefuse } from './go-yaml';
+import { mayEscapeBadly } from './go-yaml';
 
 /**
  * Characters the fast reader does not weigh: tabs (separation in some places, an error as
@@ -19,6 +19,14 @@ import { goYamlMayRefuse } from './go-yaml';
 const UNWEIGHED = /[\t\x00-\x08\x0B\x0C\x0E-\x1F\x7F\x85\u2028\u2029\uFEFF\uFFFE\uFFFF]/;
 
 const LONE_CR = /\r(?!\n)/;
+
+/**
+ * What else go-yaml and npm yaml read differently (goYamlMayRefuse) the fast reader lets through:
+ * only an anchor before a scalar (`name: &app plex`), whose name go-yaml cuts at a `.` (it reads
+ * letters, digits, `_` and `-`). An alias, a tag, a directive or `...` makes the fast reader give
+ * up, and an `*` or `&` inside a scalar (`*all* traffic`, prose in a CRD's description) is text.
+ */
+const DOTTED_ANCHOR = /&[A-Za-z0-9_-]*\./;
 
 /** The `---` line that opens a document, when nothing but a comment follows it. */
 const MARKER_LINE = /^---[ ]*(?:#[^\n]*)?(?:\r?\n|$)/;
@@ -36,7 +44,7 @@ const KEY_LIMIT = 1000;
 /** Whether parsing `text` surely reports no problem (see the module's comment); false when not sure. */
 export function surelyClean(text: string): boolean {
   // A lone carriage return breaks a line to the parser, not to the fast reader.
-  if (UNWEIGHED.test(text) || LONE_CR.test(text) || goYamlMayRefuse(text)) return false;
+  if (UNWEIGHED.test(text) || LONE_CR.test(text) || mayEscapeBadly(text) || DOTTED_ANCHOR.test(text)) return false;
   const starts = documentBoundaries(text);
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i];
