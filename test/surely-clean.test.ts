@@ -28,6 +28,7 @@ test('the common forms are clean, and parse without a problem', () => {
     'list:\n- a\n- key: v\n  other: w\n',
     'args: []\nenv: {} # none\nitems:\n  - []\n',
     'description: route rule, *all* traffic & more\nname: &app plex\n',
+    'description: A route\n  rule, *all* traffic\n\n  - which matches\nnext: 1\n',
     'windows: line\r\nendings: too\r\n',
     '"quoted key": v\nescaped: "a\\nb\\"c"\n',
   ])
@@ -53,7 +54,7 @@ test('not sure: a problem the parser reports, or where go-yaml and npm yaml part
     ['a: [1, 2]\n', 'a flow collection'],
     ['a: []# c\n', 'a comment not after a space'],
     ['a: [] b\n', 'text after an empty flow collection'],
-    ['a: b\n  c\n', 'a plain scalar on two lines'],
+    ['a: b # c\n  d\n', 'a plain scalar continued after a comment'],
     ['a:\n    b: 1\n  c: 2\n', 'an indentation that closes nothing'],
     ['a: b: c\n', 'a mapping inside a value'],
     ['a: 1\n...\nb: 2\n', 'a document end marker'],

@@ -180,9 +180,42 @@ class Reader {
     while (rest < line.end && this.text[rest] === ' ') rest++;
     // `a: b: c`, text after a quote or a `[]`; a comment must follow a space
     if (rest < line.end && (this.text[rest] !== '#' || rest === value.span[1])) throw GIVE_UP;
+    // A plain scalar (not after an anchor, nor a comment) may go on below.
+    if (rest === line.end && value.kind === 'scalar' && value.plain && value.span[1] > value.span[0] && char !== '&') return this.continuedPlain(value, indent);
     const below = this.peek();
-    if (below !== null && below.indent > indent) throw GIVE_UP; // a scalar continued on the next line
+    if (below !== null && below.indent > indent) throw GIVE_UP; // a quoted scalar or a [] continued on the next line
     return value;
+  }
+
+  /**
+   * A plain scalar with the lines below it that are more indented than its key or dash (a CRD's
+   * description): folded as YAML folds them, a line break between two lines a space, each empty
+   * line a break. A comment, a `: ` or a ` #` on such a line is left to the parser.
+   */
+  private continuedPlain(first: KScalar, indent: number): KScalar {
+    let text = first.text;
+    let end = first.span[1];
+    let breaks = 0;
+    let last = this.next;
+    for (let at = this.next; at < this.lines.length; at++) {
+      const line = this.lines[at];
+      if (line.start + line.indent >= line.end) {
+        breaks++;
+        continue;
+      }
+      if (line.indent <= indent) break;
+      let contentEnd = line.end;
+      while (this.text[contentEnd - 1] === ' ') contentEnd--;
+      const content = this.text.slice(line.start + line.indent, contentEnd);
+      if (content[0] === '#' || CUTS_PLAIN.test(content)) throw GIVE_UP;
+      text += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+      text += content;
+      end = contentEnd;
+      breaks = 0;
+      last = at + 1;
+    }
+    this.next = last;
+    return { kind: 'scalar', plain: true, text, span: [first.span[0], end] };
   }
 
   /**
@@ -281,6 +314,9 @@ class Reader {
     return { kind: 'scalar', plain: false, text: value, span: [at, Math.min(valueEnd, this.text.length)] };
   }
 }
+
+/** What ends or breaks a plain scalar's later line: a mapping's `: ` (or `:` at its end), a comment's ` #`. */
+const CUTS_PLAIN = /:(?: |$)| #/;
 
 /** An empty flow collection (`args: []`, `resources: {}`): read alike by every YAML reader. */
 const EMPTY_FLOW: Record<string, (at: number) => KNode> = {
