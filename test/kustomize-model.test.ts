@@ -333,6 +333,7 @@ describe('name hashes and the fast YAML reader', () => {
     'description: A route\n  rule, *all* traffic\n\n  - which matches   \n\n\n  [it] "MUST" #1\nnext: value\n',
     'items:\n- one\n  two\n- key: three\n   four\n  other: five\n',
     'crlf: a\r\n  b\r\nz: 1\r\n',
+    'verbs: ["get", "list", watch]\nargs: [ --debug , -v, "--x=1", \'q\'] # flags\nitems:\n  - [a, b]\n  - apiGroups: [""]\n',
   ];
 
   /** A tree with the ends of its collections left out (the yaml package counts a collection's last line break in, the fast reader does not). */
@@ -352,9 +353,9 @@ describe('name hashes and the fast YAML reader', () => {
       const doc = parseDocument(text);
       assert.deepEqual(comparable(fast), comparable(doc.contents === null ? null : fromYaml(doc, doc.contents, 0)), text);
     }
-    assert.ok(accepted >= 12, 'the common forms are read fast');
+    assert.ok(accepted >= 13, 'the common forms are read fast');
     for (const text of [
-      'nested:\n  deeper:\n    deepest: [not, simple]\n',
+      'nested:\n  deeper:\n    deepest: [not, {simple: at all}]\n',
       'anchor: &a x\nalias: *a\n',
       'dup: 1\ndup: 2\n',
       'anchored: &a\n  b: c\n',
@@ -370,6 +371,16 @@ describe('name hashes and the fast YAML reader', () => {
       'mapping: a\n  b: c\n',
       'hash: a\n  b #c\n',
       'anchored: &x a\n  b\n',
+      'flow: [a: b]\n',
+      'flow: [a,]\n',
+      'flow: [ ]\n',
+      'flow: [a, [b]]\n',
+      'flow: [a b]\n',
+      'flow: [-]\n',
+      'flow: [a,\n  b]\n',
+      'flow: [a]x\n',
+      'flow: [a #\n',
+      'flow: [a, "b" c]\n',
     ])
       assert.equal(readSimpleYaml(text), undefined, `gives up on ${JSON.stringify(text)}`);
   });

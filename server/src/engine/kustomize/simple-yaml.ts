@@ -175,7 +175,8 @@ class Reader {
   private inlineValue(line: Line, at: number, indent: number): KNode {
     const char = this.text[at];
     if (char === '|') return this.literal(line, at, indent);
-    const value = EMPTY_FLOW[this.text.slice(at, at + 2)]?.(at) ?? this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false).node;
+    const value =
+      EMPTY_FLOW[this.text.slice(at, at + 2)]?.(at) ?? (char === '[' ? this.flowSequence(at, line.end) : this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false).node);
     let rest = value.span[1];
     while (rest < line.end && this.text[rest] === ' ') rest++;
     // `a: b: c`, text after a quote or a `[]`; a comment must follow a space
@@ -227,6 +228,33 @@ class Reader {
     const anchor = ANCHOR.exec(this.text.slice(at, Math.min(end, at + 200)));
     if (!anchor || at + anchor[0].length >= end) throw GIVE_UP;
     return at + anchor[0].length;
+  }
+
+  /**
+   * A flow sequence on one line of quoted scalars and plain words (`verbs: ["get", "list"]`,
+   * `args: [--debug, -v]`); anything else in it (a nested collection, a `:`, an empty item, a
+   * trailing comma) is left to the parser.
+   */
+  private flowSequence(at: number, end: number): KSeq {
+    const items: KNode[] = [];
+    let i = at + 1;
+    for (;;) {
+      while (this.text[i] === ' ') i++;
+      const char = this.text[i];
+      let item: { node: KScalar; end: number };
+      if (char === '"' || char === "'") item = this.quoted(i, end, char);
+      else {
+        const word = FLOW_WORD.exec(this.text.slice(i, end));
+        if (!word) throw GIVE_UP;
+        item = { node: { kind: 'scalar', plain: true, text: word[0], span: [i, i + word[0].length] }, end: i + word[0].length };
+      }
+      items.push(item.node);
+      i = item.end;
+      while (this.text[i] === ' ') i++;
+      if (this.text[i] === ']') return { kind: 'seq', items, span: [at, i + 1] };
+      if (this.text[i] !== ',') throw GIVE_UP;
+      i++;
+    }
   }
 
   /** A plain, single- or double-quoted scalar that ends on its line. */
@@ -317,6 +345,9 @@ class Reader {
 
 /** What ends or breaks a plain scalar's later line: a mapping's `: ` (or `:` at its end), a comment's ` #`. */
 const CUTS_PLAIN = /:(?: |$)| #/;
+
+/** A plain scalar in a flow sequence that every reader reads alike: no space, no indicator, not a dash alone. */
+const FLOW_WORD = /^(?:[A-Za-z0-9_./@~=+]|-(?=[A-Za-z0-9_./@~=+-]))[A-Za-z0-9_./@~=+*-]*/;
 
 /** An empty flow collection (`args: []`, `resources: {}`): read alike by every YAML reader. */
 const EMPTY_FLOW: Record<string, (at: number) => KNode> = {
