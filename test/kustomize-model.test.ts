@@ -334,6 +334,7 @@ describe('name hashes and the fast YAML reader', () => {
     'items:\n- one\n  two\n- key: three\n   four\n  other: five\n',
     'crlf: a\r\n  b\r\nz: 1\r\n',
     'verbs: ["get", "list", watch]\nargs: [ --debug , -v, "--x=1", \'q\'] # flags\nitems:\n  - [a, b]\n  - apiGroups: [""]\n',
+    'labels: {app: web, "tier": \'db\' } # x\nselector: { a: b ,c: d }\n',
   ];
 
   /** A tree with the ends of its collections left out (the yaml package counts a collection's last line break in, the fast reader does not). */
@@ -353,7 +354,7 @@ describe('name hashes and the fast YAML reader', () => {
       const doc = parseDocument(text);
       assert.deepEqual(comparable(fast), comparable(doc.contents === null ? null : fromYaml(doc, doc.contents, 0)), text);
     }
-    assert.ok(accepted >= 13, 'the common forms are read fast');
+    assert.ok(accepted >= 14, 'the common forms are read fast');
     for (const text of [
       'nested:\n  deeper:\n    deepest: [not, {simple: at all}]\n',
       'anchor: &a x\nalias: *a\n',
@@ -381,6 +382,12 @@ describe('name hashes and the fast YAML reader', () => {
       'flow: [a]x\n',
       'flow: [a #\n',
       'flow: [a, "b" c]\n',
+      'map: {a: b, a: c}\n',
+      'map: {a:b}\n',
+      'map: {a: b,}\n',
+      'map: {a: {b: c}}\n',
+      'map: {a}\n',
+      'map: {a: b\n',
     ])
       assert.equal(readSimpleYaml(text), undefined, `gives up on ${JSON.stringify(text)}`);
   });

@@ -176,7 +176,12 @@ class Reader {
     const char = this.text[at];
     if (char === '|') return this.literal(line, at, indent);
     const value =
-      EMPTY_FLOW[this.text.slice(at, at + 2)]?.(at) ?? (char === '[' ? this.flowSequence(at, line.end) : this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false).node);
+      EMPTY_FLOW[this.text.slice(at, at + 2)]?.(at) ??
+      (char === '['
+        ? this.flowCollection(at, line.end, false)
+        : char === '{'
+          ? this.flowCollection(at, line.end, true)
+          : this.scalarAt(char === '&' ? this.afterAnchor(at, line.end) : at, line.end, false).node);
     let rest = value.span[1];
     while (rest < line.end && this.text[rest] === ' ') rest++;
     // `a: b: c`, text after a quote or a `[]`; a comment must follow a space
@@ -231,30 +236,44 @@ class Reader {
   }
 
   /**
-   * A flow sequence on one line of quoted scalars and plain words (`verbs: ["get", "list"]`,
-   * `args: [--debug, -v]`); anything else in it (a nested collection, a `:`, an empty item, a
-   * trailing comma) is left to the parser.
+   * A flow sequence or mapping on one line of quoted scalars and plain words (`verbs: ["get",
+   * "list"]`, `args: [--debug, -v]`, `labels: {app: web, tier: "db"}`); anything else in it (a
+   * nested collection, a `:` in a word, an empty item, a trailing comma, a key written twice) is
+   * left to the parser.
    */
-  private flowSequence(at: number, end: number): KSeq {
+  private flowCollection(at: number, end: number, mapping: boolean): KSeq | KMap {
     const items: KNode[] = [];
+    const entries: KMap['entries'] = [];
+    const close = mapping ? '}' : ']';
     let i = at + 1;
     for (;;) {
-      while (this.text[i] === ' ') i++;
-      const char = this.text[i];
-      let item: { node: KScalar; end: number };
-      if (char === '"' || char === "'") item = this.quoted(i, end, char);
-      else {
-        const word = FLOW_WORD.exec(this.text.slice(i, end));
-        if (!word) throw GIVE_UP;
-        item = { node: { kind: 'scalar', plain: true, text: word[0], span: [i, i + word[0].length] }, end: i + word[0].length };
-      }
-      items.push(item.node);
-      i = item.end;
-      while (this.text[i] === ' ') i++;
-      if (this.text[i] === ']') return { kind: 'seq', items, span: [at, i + 1] };
+      const first = this.flowScalar(i, end);
+      i = this.skipSpaces(first.end);
+      if (mapping) {
+        if (this.text[i] !== ':' || this.text[i + 1] !== ' ' || entries.some((entry) => entry.key === first.node.text)) throw GIVE_UP;
+        const value = this.flowScalar(i + 2, end);
+        entries.push({ key: first.node.text, keyNode: first.node, value: value.node });
+        i = this.skipSpaces(value.end);
+      } else items.push(first.node);
+      if (this.text[i] === close) return mapping ? { kind: 'map', entries, span: [at, i + 1] } : { kind: 'seq', items, span: [at, i + 1] };
       if (this.text[i] !== ',') throw GIVE_UP;
       i++;
     }
+  }
+
+  /** A quoted scalar or a plain word (FLOW_WORD) inside a flow collection, after spaces. */
+  private flowScalar(from: number, end: number): { node: KScalar; end: number } {
+    const at = this.skipSpaces(from);
+    const char = this.text[at];
+    if (char === '"' || char === "'") return this.quoted(at, end, char);
+    const word = FLOW_WORD.exec(this.text.slice(at, end));
+    if (!word) throw GIVE_UP;
+    return { node: { kind: 'scalar', plain: true, text: word[0], span: [at, at + word[0].length] }, end: at + word[0].length };
+  }
+
+  private skipSpaces(at: number): number {
+    while (this.text[at] === ' ') at++;
+    return at;
   }
 
   /** A plain, single- or double-quoted scalar that ends on its line. */
@@ -346,7 +365,7 @@ class Reader {
 /** What ends or breaks a plain scalar's later line: a mapping's `: ` (or `:` at its end), a comment's ` #`. */
 const CUTS_PLAIN = /:(?: |$)| #/;
 
-/** A plain scalar in a flow sequence that every reader reads alike: no space, no indicator, not a dash alone. */
+/** A plain scalar in a flow collection that every reader reads alike: no space, no indicator, not a dash alone. */
 const FLOW_WORD = /^(?:[A-Za-z0-9_./@~=+]|-(?=[A-Za-z0-9_./@~=+-]))[A-Za-z0-9_./@~=+*-]*/;
 
 /** An empty flow collection (`args: []`, `resources: {}`): read alike by every YAML reader. */
