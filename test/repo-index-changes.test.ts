@@ -29,3 +29,28 @@ test("a resource's headers (what kustomize builds of it): the same, moved by a c
   assert.equal(index.update(file, deployment('api')), true, 'renamed (control)');
   assert.equal(index.update(file, deployment('api')), false, 'the same again, after a change');
 });
+
+test("a resource's headers: each field kustomize reads counts, a span alone does not", () => {
+  const header = (metadata: string, kind = 'Deployment') => `apiVersion: apps/v1\nkind: ${kind}\nmetadata:\n  name: web\n${metadata}`;
+  const start = header('  namespace: apps\n  labels:\n    app: web\n  annotations:\n    note: a\n');
+  const changes: Array<[string, string]> = [
+    ['the namespace', header('  namespace: other\n  labels:\n    app: web\n  annotations:\n    note: a\n')],
+    ['a label value', header('  namespace: apps\n  labels:\n    app: api\n  annotations:\n    note: a\n')],
+    ['a label more', header('  namespace: apps\n  labels:\n    app: web\n    tier: x\n  annotations:\n    note: a\n')],
+    ['no labels map', header('  namespace: apps\n  annotations:\n    note: a\n')],
+    ['an annotation', header('  namespace: apps\n  labels:\n    app: web\n  annotations:\n    note: b\n')],
+    ['the kind', header('  namespace: apps\n  labels:\n    app: web\n  annotations:\n    note: a\n', 'StatefulSet')],
+    ['a document more', `${start}---\n${deployment('api')}`],
+  ];
+  for (const [what, changed] of changes) {
+    const index = new RepoIndex();
+    const file = 'apps/app.yaml';
+    index.update(file, start);
+    assert.equal(index.update(file, `# moved\n${start}`), false, `${what}: only positions moved`);
+    assert.equal(index.update(file, changed), true, `${what}: changed`);
+  }
+  // A document kustomize refuses, for another reason (a duplicate key, then a tab).
+  const index = new RepoIndex();
+  index.update('apps/bad.yaml', `${start}key: a\nkey: b\n`);
+  assert.equal(index.update('apps/bad.yaml', `${start}\tbad: x\n`), true, 'another YAML error');
+});

@@ -34,7 +34,6 @@ export class RepoIndex {
   private readonly inputShapes = new Map<string, string>();
   /** What the kustomize model reads: each YAML file's document headers, and the texts of the files it reads whole. */
   private readonly docs = new Map<string, ResourceDoc[]>();
-  private readonly docShapes = new Map<string, string>();
   private readonly texts = new Map<string, string>();
   /** The `${NAME}` names each file uses (for the per-Kustomization report of unknown names). */
   private readonly uses = new Map<string, string[]>();
@@ -158,22 +157,10 @@ export class RepoIndex {
 
   /** A file's document headers: a change beyond their positions can change what kustomize builds. */
   private recordDocs(path: string, docs: ResourceDoc[] | undefined): boolean {
-    if (!docs || docs.length === 0) {
-      const had = this.docs.delete(path);
-      this.docShapes.delete(path);
-      return had;
-    }
     const before = this.docs.get(path);
+    if (!docs || docs.length === 0) return this.docs.delete(path);
     this.docs.set(path, docs);
-    // As with facts, a shape is made only to compare two recordings of a file.
-    if (!before) {
-      this.docShapes.delete(path);
-      return true;
-    }
-    const shape = docsShape(docs);
-    const changed = (this.docShapes.get(path) ?? docsShape(before)) !== shape;
-    this.docShapes.set(path, shape);
-    return changed;
+    return !before || !sameHeaders(docs, before);
   }
 
   /** Files the kustomize model reads whole that the index does not hold yet (patch, replacements and env files): the caller reads them and calls recordText(). */
@@ -568,9 +555,32 @@ function shapeOf(facts: FileFacts): string {
   );
 }
 
-/** A file's resource headers without their spans, which only place kustomize's verdicts on the file's own documents (no other file's finding points there). */
-function docsShape(docs: ResourceDoc[]): string {
-  return hashed(JSON.stringify(docs, (key, value: unknown) => (key === 'span' ? undefined : value instanceof Map ? [...value.entries()] : value)));
+/**
+ * Whether two recordings of a file's resource headers are the same but for their spans, which only
+ * place kustomize's verdicts on the file's own documents (no other file's finding points there).
+ * Compared field by field: on every keystroke in a file of thousands of documents.
+ */
+function sameHeaders(a: readonly ResourceDoc[], b: readonly ResourceDoc[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.apiVersion !== y.apiVersion || x.kind !== y.kind || x.name !== y.name || x.namespace !== y.namespace) return false;
+    if (x.error?.message !== y.error?.message || !sameEntries(x.labels, y.labels) || !sameEntries(x.annotations, y.annotations)) return false;
+  }
+  return true;
+}
+
+/** Two maps with the same entries in the same order (null: no map). */
+function sameEntries(a: ReadonlyMap<string, string> | null, b: ReadonlyMap<string, string> | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.size !== b.size) return false;
+  const others = b.entries();
+  for (const [key, value] of a) {
+    const [otherKey, otherValue] = others.next().value as [string, string];
+    if (key !== otherKey || value !== otherValue) return false;
+  }
+  return true;
 }
 
 /** Whether two facts of the same shape (shapeOf) are equal with their positions too. */

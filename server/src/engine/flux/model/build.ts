@@ -128,8 +128,33 @@ export function artifactHasDir(layout: RepoLayout, artifact: ArtifactIndex, dir:
   return held;
 }
 
+/**
+ * What a build adds from a folder it starts at (spec.path, a spec.components entry): the same for
+ * every Kustomization that starts there from the artifact, since no patch, namespace or
+ * kustomization file applies yet. Shared by them (never changed once made): several
+ * Kustomizations building the repository's root each walked all of it.
+ */
+interface StartedFolder {
+  files: ReadonlyMap<string, BuiltFile[]>;
+  treeProblems: readonly GraphProblem[];
+}
+
+const startedFolders = new WeakMap<RepoLayout, WeakMap<ArtifactIndex, Map<string, StartedFolder>>>();
+
+function startedFolder(layout: RepoLayout, artifact: ArtifactIndex, dir: string, build: () => StartedFolder): StartedFolder {
+  let byArtifact = startedFolders.get(layout);
+  if (!byArtifact) startedFolders.set(layout, (byArtifact = new WeakMap<ArtifactIndex, Map<string, StartedFolder>>()));
+  let byDir = byArtifact.get(artifact);
+  if (!byDir) byArtifact.set(artifact, (byDir = new Map<string, StartedFolder>()));
+  let started = byDir.get(dir);
+  if (!started) byDir.set(dir, (started = build()));
+  return started;
+}
+
 class Builder {
-  private readonly files = new Map<string, BuiltFile[]>();
+  private files = new Map<string, BuiltFile[]>();
+  /** True while `files` is a started folder's map, shared with other builds: copied before it changes. */
+  private shared = false;
   private readonly problems: GraphProblem[] = [];
   private readonly treeProblems: GraphProblem[] = [];
   private fails: string | null = null;
@@ -148,7 +173,7 @@ class Builder {
     if (path.variable) {
       // `${CLUSTER}` in a path: the parent's substitution decides; follow only what its defaults name.
       const dir = path.path === null ? null : inRepository(this.artifact.artifact, path.path);
-      if (dir !== null && this.hasDir(dir)) this.folder(dir, [], [], null);
+      if (dir !== null && this.hasDir(dir)) this.start(dir);
       return this.result();
     }
     if (path.path === null || (k.template && /<</.test(k.pathAsWritten))) return this.result(); // unknown until the template is filled in
@@ -165,10 +190,10 @@ class Builder {
       report('error', `spec.path ${JSON.stringify(k.pathAsWritten)} of Kustomization "${k.name}" does not exist in ${source}${this.excludedNote(dir)}: the Kustomization fails to build.`);
       return this.failed(`its spec.path ${JSON.stringify(k.pathAsWritten)} does not exist in ${source}`);
     }
-    this.folder(dir, [], [], null);
+    this.start(dir);
     for (const component of k.components) {
       const componentDir = component.path === null ? null : inRepository(this.artifact.artifact, component.path);
-      if (componentDir !== null && this.hasDir(componentDir)) this.folder(componentDir, [], [], null);
+      if (componentDir !== null && this.hasDir(componentDir)) this.start(componentDir);
       else
         this.treeProblems.push({
           kind: 'broken-reference',
@@ -189,7 +214,25 @@ class Builder {
     return this.result();
   }
 
+  /** Adds what a build adds from `dir` as a starting folder. */
+  private start(dir: string): void {
+    const started = startedFolder(this.layout, this.artifact, dir, () => {
+      const builder = new Builder(this.kustomization, this.artifact, this.layout);
+      builder.folder(dir, [], [], null);
+      return { files: builder.files, treeProblems: builder.treeProblems };
+    });
+    this.treeProblems.push(...started.treeProblems);
+    if (this.files.size === 0) {
+      this.files = started.files as Map<string, BuiltFile[]>;
+      this.shared = true;
+    } else for (const [file, entries] of started.files) for (const entry of entries) this.add(file, entry);
+  }
+
   private add(file: string, entry: BuiltFile): void {
+    if (this.shared) {
+      this.files = new Map([...this.files].map(([path, entries]) => [path, [...entries]]));
+      this.shared = false;
+    }
     const list = this.files.get(file);
     if (list) list.push(entry);
     else this.files.set(file, [entry]);

@@ -5,7 +5,6 @@
 // none does, the fallback: every Kustomization nothing else builds, and an
 // info finding that says so.
 import { mostCommon, push } from '../../base/collections';
-import { componentSizes } from '../../base/components';
 import { basenameOf, dirnameOf } from '../../base/paths';
 import type { FileFacts, FluxKustomization, SourceDecl, SyncDecl } from '../facts/model';
 import { envsubst } from '../substitution/envsubst/template';
@@ -13,6 +12,7 @@ import { inRepository, type ArtifactIndex } from './artifact';
 import type { Build, GraphProblem } from './build';
 import type { Layout } from './layout';
 import { FluxConfig, RootCandidate, sameRepository, SourceIdentity, syncCandidate, syntheticKustomization } from './roots';
+import { selfApplying } from './self-applying';
 import type { Sources } from './sources';
 
 /** What root choice reads of the model being built. */
@@ -46,7 +46,7 @@ export class RootChoice {
         else syncs.push(candidate);
       }
     }
-    const bootstraps = [...new Set([...this.selfApplying(), ...this.bootstrapSyncs()]), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({
+    const bootstraps = [...new Set([...this.selfApplyingKustomizations(), ...this.bootstrapSyncs()]), ...this.bootstrapPlaceholders()].map((k): RootCandidate => ({
       how: 'bootstrap',
       kustomization: k,
       source: this.model.sources.identityOf(k),
@@ -195,25 +195,9 @@ export class RootChoice {
     return roots.map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
   }
 
-  /**
-   * Kustomizations that apply themselves: on a cycle of "builds the file of"
-   * through Kustomizations of one source (bootstrap's flux-system, which builds
-   * the folder holding its own gotk-sync.yaml). Tarjan's SCC, linear in edges.
-   */
-  private selfApplying(): FluxKustomization[] {
-    const edges = new Map<FluxKustomization, FluxKustomization[]>();
-    for (const k of this.model.kustomizations) {
-      const artifact = this.model.sources.ownArtifact(k);
-      if (!artifact) continue;
-      const children: FluxKustomization[] = [];
-      for (const [file, built] of this.model.buildOf(k, artifact).files) {
-        if (!built.some((entry) => entry.role === 'resource')) continue;
-        for (const child of this.model.byFile.get(file) ?? []) if (child.sourceKind === k.sourceKind && child.sourceName === k.sourceName) children.push(child);
-      }
-      edges.set(k, children);
-    }
-    const sizes = componentSizes(this.model.kustomizations, (k) => edges.get(k) ?? []);
-    return this.model.kustomizations.filter((k) => sizes.get(k)! > 1 || (edges.get(k) ?? []).includes(k));
+  private selfApplyingKustomizations(): FluxKustomization[] {
+    const { model } = this;
+    return selfApplying({ ...model, artifactOf: (k) => model.sources.ownArtifact(k) });
   }
 
   /**
