@@ -77,16 +77,19 @@ export function shiftFacts<T>(value: T, offset: number, lines: number): T {
  * be reported, which the editor leaves to YAML extensions by default.
  */
 export function documentMayMatter(text: string, bareDollar: boolean): boolean {
-  return jobOrDollars(text, bareDollar) || POD_RULE_TEXT.test(text) || text.includes('{{') || mayAlias(text);
+  return jobOrDollars(text, bareDollar) || podRuleText(text) || text.includes('{{') || mayAlias(text);
 }
 
 /** A Job, or text Flux or the kubelet rewrites (a bare `$NAME` only when flux-substitution-bare-dollar is on). */
 function jobOrDollars(text: string, bareDollar: boolean): boolean {
-  return /Job\b|\$\{|\$\$/.test(text) || (bareDollar && text.includes('$'));
+  // Searches for one literal each: an alternation makes the regex engine try every position.
+  return text.includes('${') || text.includes('$$') || /Job\b/.test(text) || (bareDollar && text.includes('$'));
 }
 
 /** What the pod rules look for in a pod: a /tmp hand-off (pod-tmp-handoff), an account (pod-service-account-undeclared). */
-const POD_RULE_TEXT = /\/tmp\/|serviceAccount/;
+function podRuleText(text: string): boolean {
+  return text.includes('/tmp/') || text.includes('serviceAccount');
+}
 
 /**
  * The audit's test on a whole file (pass 1): whether it needs more than its syntax check, which the
@@ -97,7 +100,7 @@ const POD_RULE_TEXT = /\/tmp\/|serviceAccount/;
  */
 export function fileMayMatter(path: string, text: string, bareDollar: boolean): boolean {
   if (mayBeChartTemplate(path)) return documentMayMatter(text, bareDollar);
-  return jobOrDollars(text, bareDollar) || (POD_RULE_TEXT.test(text) && MAY_HOLD_POD.test(text));
+  return jobOrDollars(text, bareDollar) || (podRuleText(text) && MAY_HOLD_POD.test(text));
 }
 
 /** A file in a `templates` folder (the model knows which are a chart's: RepoIndex.roleOf). */

@@ -26,12 +26,16 @@ export interface ParsedDocument {
 /** Where each document starts: every line that opens with `---` (then space, tab or end of line). */
 export function documentBoundaries(text: string): number[] {
   const starts = [0];
-  const marker = /^---(?=[ \t\r\n]|$)/gm;
-  for (let match = marker.exec(text); match; match = marker.exec(text)) {
-    if (match.index > 0) starts.push(directivesStart(text, match.index));
+  // `---` at a line's start, then a blank or the line's end (indexOf: on every keystroke over megabytes).
+  for (let at = text.indexOf('---', 1); at !== -1; at = text.indexOf('---', at + 1)) {
+    if (LINE_BREAK.test(text[at - 1]) && (at + 3 === text.length || AFTER_MARKER.test(text[at + 3]))) starts.push(directivesStart(text, at));
   }
   return starts;
 }
+
+/** What a regex's multiline `^` and `$` take as a line break, and what may follow a document marker. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const AFTER_MARKER = /[ \t\r\n\u2028\u2029]/;
 
 /** `%YAML`/`%TAG` lines belong to the document after them. */
 function directivesStart(text: string, markerOffset: number): number {

@@ -34,21 +34,52 @@ export function goYamlStops(why: string, error?: string): string {
   return `${why}: ${GO_YAML_STOPS}${error ? ` with "${error}"` : ''} here`;
 }
 
-/** An anchor or alias where YAML reads one: after indentation or `- `, or after `:`, `,`, `[`, `{`, `?` (loose: prose in a block scalar can look like one). */
-const MAY_NAME = /(?:^[ \t]*(?:-[ \t]+)*|[:,[{?][ \t]*)[*&][^\s,[\]{}*&]/m;
-
 /**
  * Whether a text may hold something go-yaml refuses and npm yaml reads (an escape, a directive or
  * `...`, an anchor or alias): a cheap test on the text, so that the editor parses such a document
- * even where no rule can fire in it. Loose where it must be.
+ * even where no rule can fire in it. Loose where it must be. Made of indexOf searches: it runs on
+ * every keystroke, over a document of megabytes, where a regex with `^` or an alternation tries
+ * every position.
  */
 export function goYamlMayRefuse(text: string): boolean {
-  return mayEscapeBadly(text) || /^(?:%|\.\.\.)/m.test(text) || MAY_NAME.test(text);
+  return mayEscapeBadly(text) || someLineStartsWith(text, ['%', '...']) || mayName(text);
+}
+
+/** The line breaks after which a regex's `^` matches in multiline mode. */
+const LINE_BREAKS = ['\n', '\r', '\u2028', '\u2029'];
+
+/** Whether a line of `text` starts with one of `prefixes` (what `/^(?:…)/m` finds). */
+export function someLineStartsWith(text: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => text.startsWith(prefix) || LINE_BREAKS.some((lineBreak) => text.includes(lineBreak + prefix)));
+}
+
+/** The character after `&` or `*` that makes a name. */
+const NAME_CHARACTER = /[^\s,[\]{}*&]/;
+/** A line up to an anchor or alias: indentation and `- ` items. */
+const ITEM_INDENT = /^[ \t]*(?:-[ \t]+)*$/;
+
+/**
+ * An anchor or alias where YAML reads one: after indentation or `- `, or after `:`, `,`, `[`, `{`,
+ * `?` and blanks (loose: prose in a block scalar can look like one). Each `&` and `*` is looked at
+ * backwards, only as far as the blanks and dashes before it.
+ */
+function mayName(text: string): boolean {
+  for (const mark of ['&', '*']) {
+    for (let at = text.indexOf(mark); at !== -1; at = text.indexOf(mark, at + 1)) {
+      if (at + 1 >= text.length || !NAME_CHARACTER.test(text[at + 1])) continue;
+      let before = at - 1;
+      while (before >= 0 && (text[before] === ' ' || text[before] === '\t')) before--;
+      if (before >= 0 && ':,[{?'.includes(text[before])) return true;
+      while (before >= 0 && ' \t-'.includes(text[before])) before--;
+      if ((before < 0 || LINE_BREAKS.includes(text[before])) && ITEM_INDENT.test(text.slice(before + 1, at))) return true;
+    }
+  }
+  return false;
 }
 
 /** Whether a text may hold an escape go-yaml refuses and npm yaml reads (`\/`, a surrogate's code). */
 export function mayEscapeBadly(text: string): boolean {
-  return MAY_ESCAPE_BADLY.test(text);
+  return text.includes('\\') && MAY_ESCAPE_BADLY.test(text);
 }
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
