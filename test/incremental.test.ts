@@ -90,6 +90,24 @@ test('rechunk after random edits gives the chunks (keys, offsets, lines) of a fr
   );
 });
 
+test('rechunk in large documents, with edits at their boundaries and replacements of as many characters', () => {
+  const big = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${Array.from({ length: 2500 }, (_, i) => `  key${i}: value-${i}-abcdefghij\n`).join('')}`;
+  fc.assert(
+    fc.property(manifestArb, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', 'x', 'yz', '\n', '  k: v\n', '---\n')), { minLength: 1, maxLength: 8 }), (manifest, edits) => {
+      let text = `${manifest}---\n${big}---\n${big.replace('name: big', 'name: big2')}`;
+      let chunks = chunksOf(text);
+      for (const [at, removed, inserted] of edits) {
+        const offset = at % 3 === 0 ? text.indexOf('---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big') - 2 + (at % 5) : at % text.length;
+        const next = text.slice(0, offset) + inserted + text.slice(offset + removed);
+        chunks = rechunk(text, chunks, next);
+        text = next;
+        assert.deepEqual(chunks, chunksOf(text));
+      }
+    }),
+    { numRuns: 150, seed: 22 },
+  );
+});
+
 test('the editor session (prefilter on) equals the full analysis without yaml-syntax, after every edit', () => {
   const withoutSyntax = (findings: ReturnType<typeof analyzeFile>['findings']) => strip(findings.filter((f) => f.rule !== 'yaml-syntax'));
   fc.assert(
