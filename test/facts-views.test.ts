@@ -294,3 +294,33 @@ function* walkYaml(root: string, dir = ''): Generator<string> {
     else if (/\.ya?ml$/.test(entry.name)) yield path;
   }
 }
+
+describe('the `instance` key of a FluxInstance spec (extract.ts mayHoldFacts)', () => {
+  const labelled = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/instance: web\n';
+  const table: Array<[string, string, boolean]> = [
+    ['a chart values file', 'instance:\n  sync:\n    path: clusters/home\n', true],
+    ['HelmRelease values', '  values:\n    instance:\n      sync: {}\n', true],
+    ['a quoted key, blanks before the colon', '{"instance" : {}}\n', true],
+    ['a flow mapping', 'values: {instance: {sync: {}}}\n', true],
+    ['the label Helm writes', labelled, false],
+    ['a longer key', 'fluxInstance: x\nmy-instance: y\ninstance_name: z\n', false],
+  ];
+  for (const [what, text, expected] of table) test(what, () => assert.equal(mayHoldFacts('x.yaml', text), expected));
+
+  test('corpus: every file that says `instance:` has the whole parse’s facts', (t) => {
+    if (!existsSync(CORPUS)) return void t.skip('corpus missing');
+    let labelOnly = 0;
+    const differ: string[] = [];
+    for (const path of walkYaml(CORPUS)) {
+      const text = readFileSync(join(CORPUS, path), 'utf8');
+      if (!text.includes('instance:')) continue;
+      if (!mayHoldFacts(path, text)) labelOnly++;
+      const whole = factsOfDocuments(path, parseYamlFile(text));
+      const read = mayHoldFacts(path, text) ? (factsInHeaders(path, text) ? (headerFacts(path, scanResourceDocs(text)) ?? extractFacts(path, text)) : extractFacts(path, text)) : null;
+      if (JSON.stringify(read, mapsAsArrays) !== JSON.stringify(whole, mapsAsArrays)) differ.push(path);
+    }
+    t.diagnostic(`${labelOnly} files with the label alone are not read for facts`);
+    assert.ok(labelOnly > 100);
+    assert.deepEqual(differ, []);
+  });
+});

@@ -39,13 +39,31 @@ export function mayHoldFacts(path: string, text: string): boolean {
     isKustomizationFile(path) ||
     text.includes(FLUX_KUSTOMIZE_GROUP) ||
     text.includes('source.toolkit.fluxcd.io/') ||
-    text.includes('instance:') ||
+    hasInstanceKey(text) ||
     text.includes('kustomize-mutating-webhook') ||
     (text.includes('serviceAccount') && /serviceAccount(Name)?\s*:/.test(text)) ||
     FACT_KINDS.test(text) ||
     MAY_HOLD_CREATOR.test(text)
   );
 }
+
+/**
+ * Whether the text may hold an `instance` key (a FluxInstance's spec in the values of a
+ * HelmRelease or of the chart: syncDecl). Not a label such as `app.kubernetes.io/instance:`, which
+ * Helm writes into every object it renders: a name character or `.`, `/` before it makes it part
+ * of a longer key.
+ */
+function hasInstanceKey(text: string): boolean {
+  for (let at = text.indexOf('instance'); at !== -1; at = text.indexOf('instance', at + 1)) {
+    if (at > 0 && /[\w./-]/.test(text[at - 1])) continue;
+    INSTANCE_KEY_END.lastIndex = at + 'instance'.length;
+    if (INSTANCE_KEY_END.test(text)) return true;
+  }
+  return false;
+}
+
+/** After the word: a closing quote, blanks and the colon of a key. */
+const INSTANCE_KEY_END = /["']?[ \t]*:/y;
 
 /**
  * Whether the only facts this text can hold are the accounts that custom resources' operators make,
@@ -57,7 +75,7 @@ export function factsInHeaders(path: string, text: string): boolean {
   return (
     !isKustomizationFile(path) &&
     !text.includes('fluxcd.io') &&
-    !text.includes('instance:') &&
+    !hasInstanceKey(text) &&
     !text.includes('kustomize-mutating-webhook') &&
     !text.includes('serviceAccount') &&
     !/secret/i.test(text) &&
