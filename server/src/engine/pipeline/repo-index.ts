@@ -324,7 +324,7 @@ export class RepoIndex {
     // Where the pods can land (pod-service-account-undeclared: an applying Kustomization's
     // targetNamespace, else the pod's own): a creator elsewhere is never asked about.
     const landing = new Set([
-      ...this.fluxEntriesOf(path).flatMap((e) => (e.role === 'resource' && e.builder.kustomization.targetNamespace ? [e.builder.kustomization.targetNamespace] : [])),
+      ...graph.entriesOf(path).flatMap((e) => (e.role === 'resource' && e.builder.kustomization.targetNamespace ? [e.builder.kustomization.targetNamespace] : [])),
       ...uses.map((use) => use.namespace),
     ]);
     const mayMeet = (namespace: string | null) => namespace === null || landing.has(null) || landing.has(namespace);
