@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { Alias, isAlias, parseDocument, visit } from 'yaml';
 import { extractFacts, factsInHeaders, factsOfDocuments, headerFacts, mayHoldFacts } from '../server/src/engine/flux/facts/extract';
 import { factsView } from '../server/src/engine/flux/facts/values-view';
+import type { FileFacts } from '../server/src/engine/flux/facts/model';
 import { aliasTarget } from '../server/src/engine/yaml/aliases';
 import { scanResourceDocs } from '../server/src/engine/kustomize/resource-docs';
 import { CORPUS } from './ecosystem/corpus';
@@ -65,6 +66,26 @@ function assertCrlfKept(path: string, lfText: string): void {
 /** The facts as a whole parse reads them. */
 function wholeFacts(path: string, text: string) {
   return factsOfDocuments(path, parseYamlFile(text));
+}
+
+/**
+ * The corpus files `select` takes (every `every`-th of them), and those whose facts as `read` gives
+ * them differ from `expected`'s (the whole parse's); `read` gives undefined where it does not answer.
+ */
+function corpusDifferences(
+  select: (path: string, text: string) => boolean,
+  read: (path: string, text: string) => FileFacts | null | undefined,
+  { expected = wholeFacts, every = 1 } = {},
+): { taken: number; differ: string[] } {
+  let taken = 0;
+  const differ: string[] = [];
+  for (const path of walkYaml(CORPUS)) {
+    const text = readFileSync(join(CORPUS, path), 'utf8');
+    if (!select(path, text) || ++taken % every !== 0) continue;
+    const facts = read(path, text);
+    if (facts !== undefined && JSON.stringify(facts, mapsAsArrays) !== JSON.stringify(expected(path, text), mapsAsArrays)) differ.push(path);
+  }
+  return { taken, differ };
 }
 
 describe('HelmRelease values blanked for the facts (values-view.ts)', () => {
@@ -132,16 +153,10 @@ describe('HelmRelease values blanked for the facts (values-view.ts)', () => {
 
   test('corpus: wherever the view blanks a block, the facts equal the whole parse’s', (t) => {
     if (!existsSync(CORPUS)) return void t.skip('corpus missing');
-    let viewed = 0;
-    const differ: string[] = [];
-    for (const path of walkYaml(CORPUS)) {
-      const text = readFileSync(join(CORPUS, path), 'utf8');
-      if (!mayHoldFacts(path, text) || factsView(text) === null) continue;
-      if (++viewed % 4 !== 0) continue; // every 4th: a whole parse of each takes long
-      if (JSON.stringify(extractFacts(path, text), mapsAsArrays) !== JSON.stringify(wholeFacts(path, text), mapsAsArrays)) differ.push(path);
-    }
-    t.diagnostic(`${viewed} files with a blanked block, a quarter compared`);
-    assert.ok(viewed > 100);
+    // every 4th: a whole parse of each takes long
+    const { taken, differ } = corpusDifferences((path, text) => mayHoldFacts(path, text) && factsView(text) !== null, extractFacts, { every: 4 });
+    t.diagnostic(`${taken} files with a blanked block, a quarter compared`);
+    assert.ok(taken > 100);
     assert.deepEqual(differ, []);
   });
 });
@@ -247,17 +262,10 @@ spec: {}
 
   test('corpus: every file read from its headers has the whole parse’s facts', (t) => {
     if (!existsSync(CORPUS)) return void t.skip('corpus missing');
-    let read = 0;
-    const differ: string[] = [];
-    for (const path of walkYaml(CORPUS)) {
-      const text = readFileSync(join(CORPUS, path), 'utf8');
-      if (!mayHoldFacts(path, text) || !factsInHeaders(path, text)) continue;
-      read++;
-      const facts = headerFacts(path, scanResourceDocs(text));
-      if (facts !== undefined && JSON.stringify(facts, mapsAsArrays) !== JSON.stringify(extractFacts(path, text), mapsAsArrays)) differ.push(path);
-    }
-    t.diagnostic(`${read} files read from their headers`);
-    assert.ok(read > 100);
+    const fromHeaders = (path: string, text: string) => mayHoldFacts(path, text) && factsInHeaders(path, text);
+    const { taken, differ } = corpusDifferences(fromHeaders, (path, text) => headerFacts(path, scanResourceDocs(text)), { expected: (path, text) => extractFacts(path, text) });
+    t.diagnostic(`${taken} files read from their headers`);
+    assert.ok(taken > 100);
     assert.deepEqual(differ, []);
   });
 });
@@ -310,15 +318,14 @@ describe('the `instance` key of a FluxInstance spec (extract.ts mayHoldFacts)', 
   test('corpus: every file that says `instance:` has the whole parse’s facts', (t) => {
     if (!existsSync(CORPUS)) return void t.skip('corpus missing');
     let labelOnly = 0;
-    const differ: string[] = [];
-    for (const path of walkYaml(CORPUS)) {
-      const text = readFileSync(join(CORPUS, path), 'utf8');
-      if (!text.includes('instance:')) continue;
-      if (!mayHoldFacts(path, text)) labelOnly++;
-      const whole = factsOfDocuments(path, parseYamlFile(text));
-      const read = mayHoldFacts(path, text) ? (factsInHeaders(path, text) ? (headerFacts(path, scanResourceDocs(text)) ?? extractFacts(path, text)) : extractFacts(path, text)) : null;
-      if (JSON.stringify(read, mapsAsArrays) !== JSON.stringify(whole, mapsAsArrays)) differ.push(path);
-    }
+    const asTheAuditReads = (path: string, text: string) => {
+      if (!mayHoldFacts(path, text)) {
+        labelOnly++;
+        return null;
+      }
+      return factsInHeaders(path, text) ? (headerFacts(path, scanResourceDocs(text)) ?? extractFacts(path, text)) : extractFacts(path, text);
+    };
+    const { differ } = corpusDifferences((_path, text) => text.includes('instance:'), asTheAuditReads);
     t.diagnostic(`${labelOnly} files with the label alone are not read for facts`);
     assert.ok(labelOnly > 100);
     assert.deepEqual(differ, []);
