@@ -195,6 +195,7 @@ export class RootChoice {
     return roots.map((k): RootCandidate => ({ how: 'fallback', kustomization: k, source, declaredIn: null, assumption: null }));
   }
 
+  /** The Kustomizations that apply themselves (self-applying.ts), each from its own source's artifact. */
   private selfApplyingKustomizations(): FluxKustomization[] {
     const { model } = this;
     return selfApplying({ ...model, artifactOf: (k) => model.sources.ownArtifact(k) });
