@@ -13,7 +13,6 @@ import type { CodeAction } from 'vscode-languageserver-protocol';
 import { fileUri, TestLspClient } from './helpers/lsp-client';
 import { TWO_CLUSTERS } from './helpers/outside-fixture';
 import { removeTempRepos, tempRepo } from './helpers/temp-repo';
-import { Requests } from '../server/src/shared/settings';
 
 after(removeTempRepos);
 
@@ -59,35 +58,4 @@ test('the other order: the Kustomizations first, then the files', async () => {
 test('a new folder reported alone (not its files), or after its files: the files below it are read, and the folder is no file', async () => {
   assert.deepEqual(await declareTitleAfter(['media/job.yaml'], ['media']), [DECLARE]);
   assert.deepEqual(await declareTitleAfter(['media/job.yaml'], ['media/job.yaml', 'media']), [DECLARE]);
-});
-
-test('an event lost (a file written, never reported): the workspace audit reads the folder afresh, and the index learns the file', async () => {
-  const late = 'media/job.yaml';
-  const root = tempRepo('fjg-watched-', Object.fromEntries(Object.entries(TWO_CLUSTERS).filter(([path]) => path !== late)));
-  const client = new TestLspClient();
-  try {
-    await client.initialize(root);
-    const secretsUri = fileUri(join(root, 'clusters/a/secrets.yaml'));
-    client.open(secretsUri, TWO_CLUSTERS['clusters/a/secrets.yaml']);
-    const [unknown] = await client.waitForDiagnostics(secretsUri, (d) => d.some((x) => x.code === 'flux-variables-unknown'));
-    const preferred = async () =>
-      (
-        await client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
-          textDocument: { uri: secretsUri },
-          range: unknown.range,
-          context: { diagnostics: [unknown] },
-        })
-      )
-        .filter((action) => action.isPreferred)
-        .map((action) => action.title);
-    const THREE = DECLARE.replace('the 4 names', 'the 3 names');
-    assert.deepEqual(await preferred(), [THREE], 'before the file is written');
-    mkdirSync(dirname(join(root, late)), { recursive: true });
-    writeFileSync(join(root, late), TWO_CLUSTERS[late]);
-    assert.deepEqual(await preferred(), [THREE], 'control: no event, so the index does not know the file');
-    await client.connection.sendRequest(Requests.audit);
-    assert.deepEqual(await preferred(), [DECLARE], 'after the audit');
-  } finally {
-    await client.shutdown();
-  }
 });

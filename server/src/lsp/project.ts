@@ -45,13 +45,7 @@ export type AuditOutcome = Pick<AuditResult, 'findings' | 'summary' | 'jobs'>;
  * An audit as the server shows it; `changed`: only these files' findings may differ from the audit
  * before (else any file's may); `whole`: why an audit asked for some files audited all of them.
  */
-/** An audit's outcome; `learnt`: the index learnt files from disk before it (open documents may read differently now). */
-export type AuditShown = AuditOutcome & { changed?: string[]; whole?: string; learnt?: boolean };
-
-/** What the index records of a file read from disk: its text, nothing where it is gone, an empty text where it is not analysed. */
-export function indexedText(read: ReadResult): string | undefined {
-  return read.kind === 'text' ? read.text : read.kind === 'missing' ? undefined : '';
-}
+export type AuditShown = AuditOutcome & { changed?: string[]; whole?: string };
 
 /** The last whole audit and what it stands on: the index it was checked against, the model's stamp and the open texts when it started. */
 interface AuditBasis {
@@ -260,29 +254,13 @@ export class Project {
    */
   async audit(runner?: AuditRunner): Promise<AuditShown> {
     await this.whenReady();
-    const learnt = await this.learnFromDisk();
     const basis = { index: this.index, stamp: this.modelStamp(), open: new Map(this.fs.open) };
     const settings: Settings = { requiredTtl: this.settings.ttl.required, rules: this.settings.rules };
     const elsewhere = runner?.({ contractPath: this.contractPath, settings, maxFileSize: this.settings.maxFileSize, git: this.head !== undefined, open: [...basis.open] });
     // The audit shows everything it counts (yaml-syntax included), so the Problems panel matches the summary line.
     const found = (await elsewhere?.catch(() => undefined)) ?? (await audit(this.fs, { contractPath: this.contractPath, head: this.head, settings }));
     this.lastAudit = { ...basis, found };
-    return learnt ? { ...found, learnt } : found;
-  }
-
-  /**
-   * Before a whole audit, which reads the folder afresh: the files on disk the index has not learnt
-   * of (a lost watcher event: VS Code's watcher may drop events under load or in a large checkout)
-   * are read, and the files gone from disk are forgotten (open documents speak for themselves), so
-   * that the editor's analyses stand on what the audit reads. Returns whether the index changed.
-   */
-  private async learnFromDisk(): Promise<boolean> {
-    const listed = new Set(await this.fs.listFiles());
-    let changed = false;
-    for (const path of listed) if (!this.index.hasFile(path)) changed = this.updateIndex(path, indexedText(await this.fs.read(path))) || changed;
-    for (const path of [...this.index.filePaths()]) if (!listed.has(path) && !this.fs.open.has(path)) changed = this.updateIndex(path, undefined) || changed;
-    if (changed) await this.readNewInputs();
-    return changed;
+    return found;
   }
 
   private lastAudit: AuditBasis | null = null;

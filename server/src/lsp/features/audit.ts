@@ -50,8 +50,6 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
   }
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
   if (!republished) await diagnostics.publishContract(project);
-  // The index learnt files from disk that no watcher event had reported: the open documents may read differently.
-  if (result.learnt) await diagnostics.revalidateOpen(project, '');
   const facts = {
     folder: project.rootUri,
     version: VERSION,

@@ -5,7 +5,7 @@
 import { FileChangeType } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { AuditStatus } from '../audit-status';
-import { indexedText, type Project } from '../project';
+import type { Project } from '../project';
 import type { Workspace } from '../workspace';
 import type { Diagnostics } from './diagnostics';
 
@@ -59,12 +59,12 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
  */
 async function indexChange(project: Project, path: string, deleted: boolean): Promise<boolean> {
   const read = deleted ? undefined : await project.fs.read(path);
-  if (read?.kind !== 'missing') return project.updateIndex(path, read && indexedText(read));
+  if (read?.kind !== 'missing') return project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
   let changed = project.updateIndex(path, undefined);
   const below = (await project.fs.listFiles()).filter((file) => file.startsWith(`${path}/`) && !project.index.hasFile(file));
   for (const file of below) {
     const inside = await project.fs.read(file);
-    changed = project.updateIndex(file, indexedText(inside)) || changed;
+    changed = project.updateIndex(file, inside.kind === 'text' ? inside.text : inside.kind === 'missing' ? undefined : '') || changed;
   }
   return changed;
 }
