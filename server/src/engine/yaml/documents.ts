@@ -3,7 +3,7 @@
 // cache can keep the documents an edit did not touch.
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { aliasTarget } from './aliases';
-import { GO_YAML_STOPS, goYamlStops, readDocuments, ReadProblem, YamlReading } from './go-yaml';
+import { GO_YAML_STOPS, goYamlStops, isLineBreak, readDocuments, ReadProblem, YamlReading } from './go-yaml';
 
 export interface YamlProblem {
   /** Offsets into the whole file. */
@@ -28,14 +28,11 @@ export function documentBoundaries(text: string): number[] {
   const starts = [0];
   // `---` at a line's start, then a blank or the line's end (indexOf: on every keystroke over megabytes).
   for (let at = text.indexOf('---', 1); at !== -1; at = text.indexOf('---', at + 1)) {
-    if (LINE_BREAK.test(text[at - 1]) && (at + 3 === text.length || AFTER_MARKER.test(text[at + 3]))) starts.push(directivesStart(text, at));
+    const after = text[at + 3];
+    if (isLineBreak(text[at - 1]) && (after === undefined || after === ' ' || after === '\t' || isLineBreak(after))) starts.push(directivesStart(text, at));
   }
   return starts;
 }
-
-/** What a regex's multiline `^` and `$` take as a line break, and what may follow a document marker. */
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
-const AFTER_MARKER = /[ \t\r\n\u2028\u2029]/;
 
 /** `%YAML`/`%TAG` lines belong to the document after them. */
 function directivesStart(text: string, markerOffset: number): number {

@@ -45,11 +45,16 @@ export function goYamlMayRefuse(text: string): boolean {
   return mayEscapeBadly(text) || someLineStartsWith(text, ['%', '...']) || mayName(text);
 }
 
-/** The line breaks after which a regex's `^` matches in multiline mode. */
+/** The line breaks after which a regex's `^` matches in multiline mode (and before which `$` does). */
 const LINE_BREAKS = ['\n', '\r', '\u2028', '\u2029'];
 
+/** Whether `ch` is one of LINE_BREAKS: the text tests written with indexOf read lines as the regexes they replaced did. */
+export function isLineBreak(ch: string | undefined): boolean {
+  return ch !== undefined && LINE_BREAKS.includes(ch);
+}
+
 /** Whether a line of `text` starts with one of `prefixes` (what `/^(?:…)/m` finds). */
-export function someLineStartsWith(text: string, prefixes: readonly string[]): boolean {
+function someLineStartsWith(text: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => text.startsWith(prefix) || LINE_BREAKS.some((lineBreak) => text.includes(lineBreak + prefix)));
 }
 
@@ -71,7 +76,7 @@ function mayName(text: string): boolean {
       while (before >= 0 && (text[before] === ' ' || text[before] === '\t')) before--;
       if (before >= 0 && ':,[{?'.includes(text[before])) return true;
       while (before >= 0 && ' \t-'.includes(text[before])) before--;
-      if ((before < 0 || LINE_BREAKS.includes(text[before])) && ITEM_INDENT.test(text.slice(before + 1, at))) return true;
+      if ((before < 0 || isLineBreak(text[before])) && ITEM_INDENT.test(text.slice(before + 1, at))) return true;
     }
   }
   return false;
