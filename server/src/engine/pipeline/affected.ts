@@ -13,7 +13,8 @@ import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
 import { buildRepoIndex, readContract, type AuditOptions } from './audit';
 import { memoized, type IndexMemo } from './index-memo';
-import { detached, namesUsedIn } from './file-summary';
+import { detached, namesUsedIn, summarizeFile } from './file-summary';
+import { dataEqual } from '../base/data-equal';
 import type { RepoIndex } from './repo-index';
 
 /** One live Kustomization of one revision, in one world: what it reads, what it builds, and everything else that shapes its build. */
@@ -66,6 +67,40 @@ export async function revisionModel(fs: RepoFs, files: string[], options: Pick<A
   const index = await buildRepoIndex(fs, files, contract, memo);
   await readPlainNames(fs, index, memo);
   return { contract, loaded, index, view: revisionView(index) };
+}
+
+/**
+ * The model of the revision when the change cannot have altered it: the model now, as it is. That
+ * holds when every changed file is a text on both sides (so both revisions list the same files), is
+ * not the contract, is nothing the index reads whole (a generator input, a patch, an env file), and
+ * tells the index the same on both sides (its summary, the names it uses included): the index of
+ * the revision is then the index now, record for record, and the model is a function of the index.
+ * A Job's TTL or command changed, a comment added: the common change of a pull request. Null
+ * otherwise (the caller models the revision).
+ */
+export async function unchangedModel(now: RevisionModel, current: RepoFs, then: RepoFs, changed: ReadonlySet<string>): Promise<RevisionModel | null> {
+  for (const path of changed) {
+    if (path === now.contract.path || now.index.readsWhole(path) || now.index.isGeneratorInput(path)) return null;
+    const [after, before] = [await current.read(path), await then.read(path)];
+    if (after.kind !== 'text' || before.kind !== 'text') return null;
+    if (!tellsTheSame(path, before.text, after.text)) return null;
+  }
+  return now;
+}
+
+/**
+ * Whether two texts of one file give the index the same records: the summary and the names used
+ * (which the index may read apart from it). Where the documents start and end is left out, as the
+ * index leaves it out (RepoIndex.recordDocs): it places kustomize's verdicts on the file's own
+ * documents only, and the Kustomizations that build the file are affected by its change anyway.
+ */
+function tellsTheSame(path: string, before: string, after: string): boolean {
+  const records = (text: string) => {
+    const { docs, ...rest } = summarizeFile(path, text);
+    const names = text.includes('${') ? namesUsedIn(parseYamlFile(text)) : [];
+    return { ...rest, names, headers: docs?.map(({ span: _span, error, ...header }) => ({ ...header, error: error?.message ?? null })) };
+  };
+  return dataEqual(records(before), records(after));
 }
 
 /**

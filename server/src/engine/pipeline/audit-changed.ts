@@ -1,6 +1,7 @@
 // The audit of what a change can affect (`audit --changed-since REV`, `audit --staged`): the
 // engine models the repository now and at REV (the files that did not change are read and
-// summarised once for both, index-memo.ts), works out which files the change can reach
+// summarised once for both, index-memo.ts; where no changed file tells the index anything new,
+// the model now is the model at REV, affected.ts unchangedModel), works out which files the change can reach
 // (affected.ts), and audits only those, each as the whole audit would (audit-one.ts). So its
 // findings are the whole audit's on those files, at the cost of the index and the affected files
 // rather than of every file's parse and rules.
@@ -11,7 +12,7 @@ import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
 import { countFindings, readContract, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
 import { mayBeIndexed } from './scope';
-import { affectedFiles, revisionModel } from './affected';
+import { affectedFiles, revisionModel, unchangedModel } from './affected';
 import { auditContractFile, auditOneFile, type FileAudit } from './audit-one';
 import { IndexMemo } from './index-memo';
 
@@ -63,7 +64,8 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   }
   const after = await revisionModel(current, now.files, options, memo);
   const then = await before(current);
-  const prior = await revisionModel(then.fs, then.files, options, memo);
+  // Most changes tell the model nothing new (a Job's TTL, a command): the revision's model is then this one.
+  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo));
   const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
   if (affected === null) return null;
 
