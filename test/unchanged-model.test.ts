@@ -11,7 +11,7 @@ import { affectedFiles, revisionModel, unchangedModel, type RevisionModel } from
 import { IndexMemo } from '../server/src/engine/pipeline/index-memo';
 import { dataEqual } from '../server/src/engine/base/data-equal';
 import { filesOf, memoryFs } from './helpers/memory-fs';
-import { gotkSync, kustomization } from './helpers/flux-fixtures';
+import { gotkSync, job, kustomization } from './helpers/flux-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
@@ -81,20 +81,7 @@ describe('the model now stands for the revision only where the change tells the 
   });
 });
 
-const JOB = `apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report
-spec:
-  ttlSecondsAfterFinished: 86400
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-        - name: main
-          image: busybox
-          command: ["sh", "-c", "echo hi"]
-`;
+const JOB = job('report', 'it writes the same report again', '          command: ["sh", "-c", "echo hi"]\n');
 
 const BASE: Files = {
   'clusters/home/flux-system/gotk-sync.yaml': gotkSync('./clusters/home'),
