@@ -19,6 +19,7 @@ import { basename, join } from 'node:path';
 import { ensureGenerated } from './generate';
 import { BenchLspClient, fileUri, snapshotBundle } from './lsp-client';
 import { listYamlFiles } from './parse-all';
+import { planEdit } from './edit-plan';
 
 const repoRoot = join(__dirname, '..', '..');
 const BUILT_CLI = process.argv.find((a) => a.startsWith('--cli='))?.slice('--cli='.length) ?? join(repoRoot, 'dist', 'cli.js');
@@ -72,17 +73,13 @@ async function profileLsp(dir: string, edits: number): Promise<void> {
     const opened = client.nextPublish(uri);
     client.open(uri, text);
     await opened;
-    // Toggle one character in the middle of the file (a TTL digit when there is one).
-    const ttl = text.indexOf('ttlSecondsAfterFinished: 86400', text.length >> 1);
-    const offset = ttl !== -1 ? ttl + 'ttlSecondsAfterFinished: 8640'.length : text.indexOf('description: ', text.length >> 1) + 'description: '.length;
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length - 1;
-    const character = offset - (before.lastIndexOf('\n') + 1);
-    const original = text[offset];
-    for (let k = 0; k < edits; k++) {
+    // The bench's edits (edit-plan.ts): a new character at one place each time, as typing writes.
+    const plan = planEdit(text);
+    const { line, character } = plan.position;
+    // No more edits than new characters: a text seen before is answered from caches.
+    for (let k = 0; k < Math.min(edits, plan.replacements.length); k++) {
       const published = client.nextPublish(uri);
-      const replacement = k % 2 === 0 ? (original === '0' ? '1' : original === original.toUpperCase() ? original.toLowerCase() : original.toUpperCase()) : original;
-      client.change(uri, { start: { line, character }, end: { line, character: character + 1 } }, replacement);
+      client.change(uri, { start: { line, character }, end: { line, character: character + 1 } }, plan.replacements[k]);
       await published;
     }
     client.close(uri);

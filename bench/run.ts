@@ -2,8 +2,10 @@
 // several runs and as a ratio to a baseline measured in the same run.
 //
 //   edit    didChange → the publishDiagnostics of the new text, over the real
-//           server (stdio), for a one-character edit inside one document;
-//           baseline: parseAllDocuments (package `yaml`) of the same file.
+//           server (stdio), for a one-character edit inside one document
+//           that writes a character the place has not held before (typing,
+//           not type-and-undo); baseline: parseAllDocuments (package `yaml`)
+//           of the same file.
 //   open    didOpen → publishDiagnostics, same files and baseline.
 //   audit   `node dist/cli.js audit REPO --format json` over the generated
 //           20,000-file repository; baseline: parsing every one of its files
@@ -35,7 +37,9 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureGenerated, ensureScalingRepo, Generated } from './generate';
-import { BenchLspClient, fileUri, Position, readProcMemory, snapshotBundle } from './lsp-client';
+import { BenchLspClient, fileUri, readProcMemory, snapshotBundle } from './lsp-client';
+import { planEdit, type EditPlan } from './edit-plan';
+import type { Diagnostic } from 'vscode-languageserver-protocol/node';
 import { listYamlFiles } from './parse-all';
 
 const repoRoot = join(__dirname, '..', '..');
@@ -150,52 +154,6 @@ function openVariant(text: string, k: number): string {
   return mark + text.replace(/^---[ \t]*\r?\n/gm, (marker) => marker + mark);
 }
 
-/** A one-character edit inside one document near the middle of the file, and how to recognise its publish. */
-interface EditPlan {
-  position: Position;
-  original: string;
-  replacement: string;
-  /** 'ttl': the edit toggles a ttl-unexpected-value finding on the line; 'neutral': the diagnostics stay the same. */
-  kind: 'ttl' | 'neutral';
-  line: number;
-}
-
-function lineAndCharacter(text: string, offset: number): Position {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, character: offset - lineStart };
-}
-
-function nearestToMiddle(text: string, pattern: RegExp): RegExpExecArray | null {
-  const middle = text.length / 2;
-  let best: RegExpExecArray | null = null;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (!best || Math.abs(m.index - middle) < Math.abs(best.index - middle)) best = m;
-    if (m.index > middle && best !== m) break;
-  }
-  return best;
-}
-
-function planEdit(text: string): EditPlan {
-  const ttl = nearestToMiddle(text, /^[ \t]+ttlSecondsAfterFinished: 86400[ \t]*$/gm);
-  if (ttl) {
-    const offset = ttl.index + ttl[0].trimEnd().length - 1; // the last 0 of 86400 → 1 makes it 86401
-    const position = lineAndCharacter(text, offset);
-    return { position, original: '0', replacement: '1', kind: 'ttl', line: position.line };
-  }
-  const scalar = nearestToMiddle(text, /^[ \t]+description: [A-Za-z]/gm) ?? nearestToMiddle(text, /^[ \t]+(?!kind:|apiVersion:)[A-Za-z][\w.-]*: [A-Za-z]/gm);
-  if (!scalar) throw new Error('no place for a one-character edit');
-  const offset = scalar.index + scalar[0].length - 1;
-  const original = text[offset];
-  const replacement = original === original.toUpperCase() ? original.toLowerCase() : original.toUpperCase();
-  const position = lineAndCharacter(text, offset);
-  return { position, original, replacement, kind: 'neutral', line: position.line };
-}
-
 // ---- LSP measurements ---------------------------------------------------------
 
 interface ServerKind {
@@ -288,16 +246,20 @@ async function measureFile(client: BenchLspClient, workspace: string, input: Edi
   client.open(uri, input.text);
   await first;
   const plan = planEdit(input.text);
+  if (EDIT_REPS + 1 > plan.replacements.length) throw new Error(`--edit-reps=${EDIT_REPS}: this place takes ${plan.replacements.length - 1} edits of new text at most`);
   const edit: number[] = [];
-  let toggled = false;
   for (let k = 0; k <= EDIT_REPS; k++) {
-    toggled = !toggled;
-    const hasFinding = (diagnostics: { code?: string | number; range: { start: Position } }[]) => diagnostics.some((d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line);
-    const accept = plan.kind === 'neutral' || client.options.script === YAML_LS ? () => true : toggled ? hasFinding : (d: Parameters<typeof hasFinding>[0]) => !hasFinding(d);
+    const written = plan.replacements[k];
+    // Each TTL is another unexpected value: the publish of this text is the one whose finding names it.
+    const namesTtl = (diagnostics: Diagnostic[]) =>
+      diagnostics.some(
+        (d) => d.code === 'ttl-unexpected-value' && d.range.start.line === plan.line && typeof d.message === 'string' && d.message.includes(`ttlSecondsAfterFinished: ${plan.ttlPrefix}${written},`),
+      );
+    const accept = plan.kind === 'neutral' || client.options.script === YAML_LS ? () => true : namesTtl;
     const range = { start: plan.position, end: { line: plan.position.line, character: plan.position.character + 1 } };
     await client.waitIdle(); // and only then listen: a late publish of the previous version must not count
     const published = client.nextPublish(uri, accept);
-    const sent = client.change(uri, range, toggled ? plan.replacement : plan.original);
+    const sent = client.change(uri, range, written);
     const { time } = await published;
     if (k > 0) edit.push(time - sent);
     if (k > 0 && sampleParse) {
@@ -334,8 +296,8 @@ async function lspFigures(generated: Generated, parts: Set<Part>): Promise<void>
       const note =
         what === 'edit'
           ? mine.editKind === 'neutral'
-            ? 'no Job in the file: a letter toggled in a scalar; diagnostics stay the same, so it waits for the next publish'
-            : 'a TTL toggled 86400 ↔ 86401; waits for the publish that adds/drops ttl-unexpected-value on that line'
+            ? 'no Job in the file: a new letter in a scalar each time; diagnostics stay the same, so it waits for the next publish'
+            : 'a new TTL each time (86401, 86402, ...); waits for the publish whose ttl-unexpected-value finding on that line names it'
           : undefined;
       rows.push({ figure: `${what} ${label}`, unit: 'ms', median: median(samples), samples, baseline, targetRatio: what === 'edit' ? 0.03 : openTarget(input.name), note });
       if (theirs && !(theirs instanceof Error)) {
