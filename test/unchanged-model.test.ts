@@ -75,7 +75,8 @@ describe('the model now stands for the revision only where the change tells the 
       }
     });
   }
-  test('the property is not vacuous: the shortcut was both taken and refused', () => {
+  test('the property is not vacuous: the shortcut was both taken and refused', (t) => {
+    t.diagnostic(`taken ${counts.taken} times, refused ${counts.refused} times`);
     assert.ok(counts.taken >= 100, `taken ${counts.taken} times`);
     assert.ok(counts.refused >= 50, `refused ${counts.refused} times`);
   });
