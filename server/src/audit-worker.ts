@@ -29,7 +29,7 @@ async function handle(message: Message): Promise<unknown> {
     case 'scan':
       return scanFiles(fs, setup.contract, message.paths, kept, message.inputs);
     case 'summarize':
-      return summarizeFiles(fs, message.paths);
+      return summarizeFiles(fs, message.paths, true); // posted: the message's copy is detached
     case 'shared':
       shared = { accounts: message.accounts, definers: message.definers, creators: message.creators };
       return null;

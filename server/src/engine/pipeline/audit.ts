@@ -171,20 +171,24 @@ export interface AuditExecutor {
 /** A file as buildRepoIndex reads and summarises it (without the names it uses). */
 export type Summarized = [path: string, read: ReadResult, summary: FileSummary | undefined];
 
-/** What buildRepoIndex reads of each file, done ahead (in audit workers, say). */
-export async function summarizeFiles(fs: RepoFs, paths: string[]): Promise<Summarized[]> {
+/**
+ * What buildRepoIndex reads of each file, done ahead (in audit workers, say). `posted`: the results
+ * go to another thread, whose copy of them holds no slice of the texts, so they are not detached here.
+ */
+export async function summarizeFiles(fs: RepoFs, paths: string[], posted = false): Promise<Summarized[]> {
   const out: Summarized[] = [];
   for (const path of paths) {
     const read = await fs.read(path);
-    out.push([path, read, read.kind === 'text' ? indexSummary(path, read.text) : undefined]);
+    out.push([path, read, read.kind === 'text' ? indexSummary(path, read.text, !posted) : undefined]);
   }
   return out;
 }
 
 /** A file's summary as the index records it: names used are read afterwards, only where they matter (most files never need the parse). */
-function indexSummary(path: string, text: string): FileSummary {
+function indexSummary(path: string, text: string, detach = true): FileSummary {
   // Detached: the index outlives the texts (a server keeps it for the session).
-  return detached(summarizeFile(path, text, undefined, false));
+  const summary = summarizeFile(path, text, undefined, false);
+  return detach ? detached(summary) : summary;
 }
 
 /**
