@@ -45,7 +45,8 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
       contractUri,
       result.findings.filter((finding) => finding.rule === contractNoJobs.meta.id),
     );
-    for (const uri of diagnostics.audited.get(project.rootUri) ?? []) if (!byUri.has(uri) && !documents.get(uri)) diagnostics.publish(uri, []);
+    // Whatever a closed file shows that the audit did not find goes, whoever published it (not only what the last audit did).
+    for (const uri of diagnostics.shownClosed(project)) if (!byUri.has(uri) && uri !== contractUri) diagnostics.publish(uri, []);
     for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
   }
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));

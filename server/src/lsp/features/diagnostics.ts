@@ -59,6 +59,16 @@ export class Diagnostics {
     this.totals.files += Number(now.errors + now.warnings > 0) - Number(old.errors + old.warnings > 0);
   }
 
+  /**
+   * Closed files of `project`'s folder whose diagnostics show findings now, whoever published them:
+   * an audit, or a file analysed from disk (a watcher event) while an earlier audit ran, which that
+   * audit's list of files then leaves out.
+   */
+  shownClosed(project: Project): string[] {
+    const { workspace } = this;
+    return [...this.published].filter(([uri, findings]) => findings.length > 0 && !workspace.documents.get(uri) && workspace.rootFor(uri).toString() === project.rootUri).map(([uri]) => uri);
+  }
+
   /** The findings published for a URI, and the document version they were computed from. */
   publishedFor(uri: string): { findings: Finding[]; version: number | null | undefined } {
     return { findings: this.published.get(uri) ?? [], version: this.publishedVersion.get(uri) };
