@@ -25,7 +25,11 @@ function staleFinding(file: string): Finding {
 
 function setUp() {
   const sent = new Map<string, PublishDiagnosticsParams['diagnostics']>();
-  const connection = { console: { log: () => undefined }, sendDiagnostics: (params: PublishDiagnosticsParams) => void sent.set(params.uri, params.diagnostics) } as unknown as Connection;
+  const logged: string[] = [];
+  const connection = {
+    console: { log: (line: string) => void logged.push(line) },
+    sendDiagnostics: (params: PublishDiagnosticsParams) => void sent.set(params.uri, params.diagnostics),
+  } as unknown as Connection;
   const files = { 'jobs/job.yaml': job('report', 'it writes the same report again', '          command: ["true"]\n') };
   const workspace = new Workspace(connection, { repoFs: () => memoryFs(files) }, (work) => work);
   workspace.folders = [ROOT, OTHER];
@@ -34,7 +38,7 @@ function setUp() {
     () => undefined,
     () => undefined,
   );
-  return { sent, workspace, diagnostics };
+  return { sent, logged, workspace, diagnostics };
 }
 
 test('a whole audit clears a closed file that shows findings it did not find, though no audit listed the file', async () => {
@@ -53,4 +57,14 @@ test('control: a closed file of another folder keeps what it shows (that folder 
   diagnostics.publish(elsewhere, [staleFinding('clusters/ks.yaml')]);
   await auditFolder(workspace, diagnostics, ROOT.toString());
   assert.equal(sent.get(elsewhere)?.length, 1);
+});
+
+test("an audit of the changed files alone clears it too: its result is the whole folder's", async () => {
+  const { sent, logged, workspace, diagnostics } = setUp();
+  await auditFolder(workspace, diagnostics, ROOT.toString());
+  const stale = `${ROOT.toString()}/clusters/ks.yaml`;
+  diagnostics.publish(stale, [staleFinding('clusters/ks.yaml')]);
+  await auditFolder(workspace, diagnostics, ROOT.toString(), ['jobs/job.yaml']);
+  assert.match(logged[logged.length - 1], /1 file\(s\) audited again/, 'the audit was of the changed file alone');
+  assert.deepEqual(sent.get(stale), [], 'cleared by the audit of one changed file');
 });

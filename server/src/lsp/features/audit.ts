@@ -37,16 +37,17 @@ export async function auditFolder(workspace: Workspace, diagnostics: Diagnostics
   }
   const contractUri = workspace.uriOf(project, project.contract.path);
   const republished = result.changed ? new Set(result.changed.map((path) => workspace.uriOf(project, path))) : null;
+  // Whatever a closed file shows that the audit did not find goes, whoever published it: a file
+  // analysed from disk while an earlier audit ran is in no audit's list.
+  for (const uri of diagnostics.shownClosed(project)) if (!byUri.has(uri) && uri !== contractUri) diagnostics.publish(uri, []);
   if (republished) {
     // Only these files' findings can differ (the contract's cannot: see Project.auditChanged).
-    for (const uri of republished) if (!documents.get(uri)) diagnostics.publish(uri, byUri.get(uri) ?? []);
+    for (const uri of republished) if (!documents.get(uri) && byUri.has(uri)) diagnostics.publish(uri, byUri.get(uri)!);
   } else {
     diagnostics.auditOnly.set(
       contractUri,
       result.findings.filter((finding) => finding.rule === contractNoJobs.meta.id),
     );
-    // Whatever a closed file shows that the audit did not find goes, whoever published it (not only what the last audit did).
-    for (const uri of diagnostics.shownClosed(project)) if (!byUri.has(uri) && uri !== contractUri) diagnostics.publish(uri, []);
     for (const [uri, findings] of byUri) if (!documents.get(uri) && uri !== contractUri) diagnostics.publish(uri, findings);
   }
   diagnostics.audited.set(project.rootUri, new Set(byUri.keys()));
