@@ -1,8 +1,8 @@
 // The audit of what a change can affect (`audit --changed-since REV`, `audit --staged`): the
 // engine models the repository now and at REV (the files that did not change are read and
-// summarised once for both, index-memo.ts; where no changed file tells the index anything new,
-// the model now is the model at REV, affected.ts unchangedModel), works out which files the change can reach
-// (affected.ts), and audits only those, each as the whole audit would (audit-one.ts). So its
+// summarised once for both, index-memo.ts; where no changed file tells the index anything new, the
+// model now is the model at REV, unchangedModel in affected.ts), works out which files the change
+// can reach (affected.ts), and audits only those, each as the whole audit would (audit-one.ts). So its
 // findings are the whole audit's on those files, at the cost of the index and the affected files
 // rather than of every file's parse and rules.
 //
