@@ -3,7 +3,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { NodeRepoFs } from './node/node-repo-fs';
 import type { RepoFs } from './engine/base/repo-fs';
 import { gitHeadReader } from './node/git-head';
-import { auditInWorker } from './node/audit-workers';
+import { auditInWorker, workerExecutor } from './node/audit-workers';
 import { startServer } from './lsp/server';
 
 const NO_FILES: RepoFs = { listFiles: () => Promise.resolve([]), read: () => Promise.resolve({ kind: 'missing' }) };
@@ -27,5 +27,20 @@ startServer(connection, {
             connection.console.warn(`Flux Job Guard: the audit worker failed, auditing in the server's thread: ${error instanceof Error ? error.message : String(error)}`);
             throw error;
           })
+      : undefined,
+  // A large folder is read and summarised for the index in worker threads (the CLI's), as the
+  // audit's pass 1 is: faster on more cores, and the parse garbage never enters the server's heap.
+  summarizer: (root) =>
+    root.scheme === 'file' && root.fsPath !== ''
+      ? async ({ contract, maxFileSize, open, files }) => {
+          const warn = (message: string) => connection.console.warn(`Flux Job Guard: ${message}`);
+          const executor = workerExecutor({ root: root.fsPath, maxFileSize, git: false, open }, files.length, undefined, warn)?.(contract);
+          if (!executor) return undefined;
+          try {
+            return await executor.summarize(files);
+          } finally {
+            executor.close();
+          }
+        }
       : undefined,
 });

@@ -4,13 +4,14 @@
 import { analyzeFile, type FileAnalysis } from '../engine/pipeline/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob } from '../engine/pipeline/repo-analysis';
 import { inputFacts } from '../engine/flux/facts/generator-inputs';
-import { isAnalyzed } from '../engine/pipeline/scope';
+import { isAnalyzed, mayBeIndexed } from '../engine/pipeline/scope';
 import { isYamlPath } from '../engine/base/paths';
 import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isGoYamlOnly, type ParsedDocument } from '../engine/yaml/documents';
-import { audit, AuditResult, bareDollarOn, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames } from '../engine/pipeline/audit';
+import { audit, AuditResult, bareDollarOn, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames, type Summarized } from '../engine/pipeline/audit';
+import { IndexMemo } from '../engine/pipeline/index-memo';
 import { skippedFinding } from '../engine/rules/file-skipped';
 import { FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
@@ -26,7 +27,6 @@ import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
 import { auditOneFile, patchedAudit, type FileAudit } from '../engine/pipeline/audit-one';
 
-/** Makes the executor of one audit: settings, whether git may be read, and the open documents' texts. */
 /** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */
 export interface AuditRequest {
   contractPath: string;
@@ -55,6 +55,13 @@ interface AuditBasis {
   found: AuditOutcome;
 }
 
+/**
+ * Reads and summarises a folder's files elsewhere (worker threads) for its index, as summarizeFiles
+ * does; undefined where that would not pay (a small folder) or cannot be done (the project then
+ * indexes in this thread).
+ */
+export type Summarizer = (request: { contract: Contract; maxFileSize: number; open: Array<[string, string]>; files: string[] }) => Promise<Summarized[] | undefined>;
+
 /** Runs the audit elsewhere; undefined when it cannot (the project then audits in this thread). */
 export type AuditRunner = (request: AuditRequest) => Promise<AuditOutcome> | undefined;
 
@@ -70,9 +77,13 @@ export class Project {
     disk: RepoFs,
     public settings: FluxJobGuardSettings,
     private readonly head?: HeadReader,
+    private readonly summarizer?: Summarizer,
   ) {
     this.fs = new OverlayFs(disk);
   }
+
+  /** How the last index was built: the files read, and whether worker threads read and summarised them (for the log). */
+  indexed: { files: number; elsewhere: boolean } = { files: 0, elsewhere: false };
 
   /** The file at git HEAD when the lifecycle rule needs it (and git may be used here). */
   async headText(path: string, text: string): Promise<string | null | undefined> {
@@ -89,9 +100,37 @@ export class Project {
   initialize(): Promise<void> {
     this.ready = (async () => {
       await this.reloadContract();
-      this.index = await buildRepoIndex(this.fs, await this.fs.listFiles(), this.contract);
+      this.index = await this.indexOf(await this.fs.listFiles());
     })();
     return this.ready;
+  }
+
+  /**
+   * The index of `files`. Where the platform can, worker threads read and summarise them: the
+   * parses and their garbage stay there, and the server's heap holds only what the index keeps.
+   */
+  private async indexOf(files: string[]): Promise<RepoIndex> {
+    const indexed = files.filter(mayBeIndexed);
+    const request = { contract: this.contract, maxFileSize: this.settings.maxFileSize, open: [...this.fs.open], files: indexed };
+    const elsewhere = await this.summarizer?.(request).catch(() => undefined);
+    this.indexed = { files: indexed.length, elsewhere: elsewhere !== undefined };
+    if (!elsewhere) return buildRepoIndex(this.fs, files, this.contract);
+    const memo = new IndexMemo();
+    const reads = new Map<string, ReadResult>();
+    for (const [path, read, summary] of elsewhere) {
+      reads.set(path, read);
+      if (read.kind === 'text' && summary) memo.keep('summary', path, read.text, summary);
+    }
+    // Each file as the workers read it, once (then from the disk, for what the index reads again).
+    const fs: RepoFs = {
+      listFiles: () => this.fs.listFiles(),
+      read: (path) => {
+        const read = reads.get(path);
+        reads.delete(path);
+        return read ? Promise.resolve(read) : this.fs.read(path);
+      },
+    };
+    return buildRepoIndex(fs, files, this.contract, memo);
   }
 
   whenReady(): Promise<void> {

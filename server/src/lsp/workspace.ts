@@ -10,7 +10,7 @@ import type { RepoFs } from '../engine/base/repo-fs';
 import type { RecentEdit } from '../engine/editor/typing-hold';
 import type { HeadReader } from '../engine/pipeline/repo-analysis';
 import { DEFAULT_SETTINGS, FluxJobGuardSettings, SECTION, withDefaults } from '../shared/settings';
-import { AuditRunner, Project } from './project';
+import { AuditRunner, Project, type Summarizer } from './project';
 
 export interface Platform {
   /** A RepoFs for a workspace folder (or the folder of a loose file). */
@@ -19,6 +19,8 @@ export interface Platform {
   headReader?(root: URI): Promise<HeadReader | null>;
   /** Audits the folder elsewhere (a worker thread on Node); undefined: in the server's thread. */
   auditRunner?(root: URI): AuditRunner | undefined;
+  /** Reads and summarises the folder's files for its index elsewhere (worker threads on Node); undefined: in the server's thread. */
+  summarizer?(root: URI): Summarizer | undefined;
 }
 
 /** An open document of an enabled folder, with its project and repository path. */
@@ -96,18 +98,26 @@ export class Workspace {
     if (!project) {
       const settings = await this.settingsFor(root);
       const head = this.trusted && this.platform.headReader ? await this.platform.headReader(root) : null;
-      project = this.projects.get(key) ?? new Project(key, this.platform.repoFs(root, settings), settings, head ?? undefined);
+      project = this.projects.get(key) ?? new Project(key, this.platform.repoFs(root, settings), settings, head ?? undefined, this.platform.summarizer?.(root));
       if (!this.projects.has(key)) {
         this.projects.set(key, project);
         for (const document of this.documents.all()) {
           const path = this.relativePath(project, document.uri);
           if (path !== null) project.fs.open.set(path, document.getText());
         }
-        void this.tracked(project.initialize());
+        void this.tracked(this.indexFolder(project));
       }
     }
     await project.whenReady();
     return project;
+  }
+
+  /** Reads a folder into its project's index, and says in the log how long that took and where it ran. */
+  private async indexFolder(project: Project): Promise<void> {
+    const started = Date.now();
+    await project.initialize();
+    const { files, elsewhere } = project.indexed;
+    this.log(`index ${project.rootUri}: ${files} file(s) in ${Date.now() - started} ms${elsewhere ? ', read and summarised in worker threads' : ''}`);
   }
 
   /** The folder that holds a document (the longest match), or the document's own folder. */
