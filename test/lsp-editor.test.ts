@@ -253,8 +253,9 @@ describe('status and the audit log', () => {
       await until(() => statuses.at(-1)!.problems?.errors === 1, 'the Problems counts after the audit');
       assert.deepEqual(statuses.at(-1)!.problems, { errors: 1, warnings: 0, files: 1 });
       assert.equal(statuses.at(-1)!.folders[0].filesWithProblems, 1, 'the toast names the files that hold the problems, not the files audited');
-      const audits = logs.filter((line) => line.includes(fileUri(root)));
+      const audits = logs.filter((line) => line.includes(fileUri(root)) && !line.startsWith('index '));
       assert.equal(audits.length, 1, `exactly one line for the audit: ${JSON.stringify(logs)}`);
+      assert.equal(logs.filter((line) => line.startsWith(`index ${fileUri(root)}: 2 file(s) in `)).length, 1, `one line for reading the folder: ${JSON.stringify(logs)}`);
       assert.match(
         audits[0],
         new RegExp(

@@ -11,7 +11,6 @@ import { DocumentSession } from '../engine/pipeline/incremental';
 import { chunkKey } from '../engine/yaml/line-index';
 import { isGoYamlOnly, type ParsedDocument } from '../engine/yaml/documents';
 import { audit, AuditResult, bareDollarOn, buildRepoIndex, readContract, readInputs, readKustomizeTexts, readWantedNames, type Summarized } from '../engine/pipeline/audit';
-import { IndexMemo } from '../engine/pipeline/index-memo';
 import { skippedFinding } from '../engine/rules/file-skipped';
 import { FileJobs } from '../engine/contract/checks';
 import type { Contract, Settings } from '../engine/contract/model';
@@ -106,8 +105,8 @@ export class Project {
   }
 
   /**
-   * The index of `files`. Where the platform can, worker threads read and summarise them: the
-   * parses and their garbage stay there, and the server's heap holds only what the index keeps.
+   * The index of `files`. Where the platform can, worker threads read and summarise them: the texts,
+   * the parses and their garbage stay there, and the server's heap holds only what the index keeps.
    */
   private async indexOf(files: string[]): Promise<RepoIndex> {
     const indexed = files.filter(mayBeIndexed);
@@ -115,22 +114,7 @@ export class Project {
     const elsewhere = await this.summarizer?.(request).catch(() => undefined);
     this.indexed = { files: indexed.length, elsewhere: elsewhere !== undefined };
     if (!elsewhere) return buildRepoIndex(this.fs, files, this.contract);
-    const memo = new IndexMemo();
-    const reads = new Map<string, ReadResult>();
-    for (const [path, read, summary] of elsewhere) {
-      reads.set(path, read);
-      if (read.kind === 'text' && summary) memo.keep('summary', path, read.text, summary);
-    }
-    // Each file as the workers read it, once (then from the disk, for what the index reads again).
-    const fs: RepoFs = {
-      listFiles: () => this.fs.listFiles(),
-      read: (path) => {
-        const read = reads.get(path);
-        reads.delete(path);
-        return read ? Promise.resolve(read) : this.fs.read(path);
-      },
-    };
-    return buildRepoIndex(fs, files, this.contract, memo);
+    return buildRepoIndex(this.fs, files, this.contract, undefined, new Map(elsewhere.map(({ path, summary }) => [path, summary])));
   }
 
   whenReady(): Promise<void> {

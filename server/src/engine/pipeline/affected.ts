@@ -13,7 +13,7 @@ import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
 import { buildRepoIndex, readContract, type AuditOptions } from './audit';
 import { memoized, type IndexMemo } from './index-memo';
-import { detached, namesUsedIn, summarizeFile } from './file-summary';
+import { detached, namesUsedIn, summarizeFile, type FileSummary } from './file-summary';
 import { dataEqual } from '../base/data-equal';
 import type { RepoIndex } from './repo-index';
 
@@ -62,9 +62,15 @@ export interface RevisionModel {
  * The model of one revision, its index built as the language server builds it (the same reads on
  * both sides); `memo` shares what each file gives between the revisions.
  */
-export async function revisionModel(fs: RepoFs, files: string[], options: Pick<AuditOptions, 'contractPath' | 'settings'>, memo?: IndexMemo): Promise<RevisionModel> {
+export async function revisionModel(
+  fs: RepoFs,
+  files: string[],
+  options: Pick<AuditOptions, 'contractPath' | 'settings'>,
+  memo?: IndexMemo,
+  made?: ReadonlyMap<string, FileSummary>,
+): Promise<RevisionModel> {
   const { contract, findings: loaded } = await readContract(fs, options);
-  const index = await buildRepoIndex(fs, files, contract, memo);
+  const index = await buildRepoIndex(fs, files, contract, memo, made);
   await readPlainNames(fs, index, memo);
   return { contract, loaded, index, view: revisionView(index) };
 }

@@ -10,7 +10,8 @@
 // that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
-import { countFindings, readContract, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import { countFindings, MENTIONS_JOB, readContract, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
 import { affectedFiles, revisionModel, unchangedModel } from './affected';
 import { auditContractFile, auditOneFile, type FileAudit } from './audit-one';
@@ -25,8 +26,10 @@ export interface RevisionFiles {
 /** The audit of what a change can affect, and which files those are. */
 export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
 
-/** Every Job is in a file whose text says `Job` (`kind: Job`, quoted, in flow style): the files the summary counts from. */
-const MAY_COUNT_JOBS = /\bJob\b/;
+/** The summaries of the files that did not change, copied: the index of the revision keeps its own. */
+function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: ReadonlySet<string>): Map<string, FileSummary> {
+  return new Map([...made].filter(([path]) => !changed.has(path)).map(([path, summary]) => [path, structuredClone(summary)]));
+}
 
 /**
  * The audit of the files the change to `now` can affect (`changed`: the paths that differ from the
@@ -37,7 +40,7 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   const memo = new IndexMemo();
   const jobFiles = new Set<string>();
   const note = (path: string, read: ReadResult) => {
-    if (read.kind === 'text' && MAY_COUNT_JOBS.test(read.text)) jobFiles.add(path);
+    if (read.kind === 'text' && MENTIONS_JOB.test(read.text)) jobFiles.add(path);
   };
   // Each file is read once: the revision reads the files that did not change from here.
   const reads = new Map<string, Promise<ReadResult>>();
@@ -49,23 +52,25 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
       return read;
     },
   };
-  // Read and summarised ahead where an executor spreads the work (the CLI's audit workers): the index then finds it all in the memo.
+  // Read and summarised ahead where an executor spreads the work (the CLI's audit workers): the
+  // texts stay there; each index takes the summaries (the revision's, of the files that did not change).
+  let made: Map<string, FileSummary> | undefined;
   if (options.executor) {
     const executor = options.executor((await readContract(now.fs, options)).contract);
     try {
-      for (const [path, read, summary] of await executor.summarize(now.files.filter(mayBeIndexed))) {
-        reads.set(path, Promise.resolve(read));
-        note(path, read);
-        if (read.kind === 'text' && summary) memo.keep('summary', path, read.text, summary);
+      made = new Map();
+      for (const { path, summary, mentionsJob } of await executor.summarize(now.files.filter(mayBeIndexed))) {
+        made.set(path, summary);
+        if (mentionsJob) jobFiles.add(path);
       }
     } finally {
       executor.close();
     }
   }
-  const after = await revisionModel(current, now.files, options, memo);
+  const after = await revisionModel(current, now.files, options, memo, made);
   const then = await before(current);
   // Most changes tell the model nothing new (a Job's TTL, a command): the revision's model is then this one.
-  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo));
+  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo, made && unchangedCopies(made, changed)));
   const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
   if (affected === null) return null;
 

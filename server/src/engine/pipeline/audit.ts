@@ -72,13 +72,20 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
 /**
  * Reads every file that may feed the index once, then the generator inputs its kustomization
  * files name, the files kustomize reads whole and the names the model wants; `memo` keeps what
- * each file gives, for the index of another revision.
+ * each file gives, for the index of another revision; `made`: summaries made elsewhere (audit
+ * workers), which the index takes as its own.
  */
-export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, memo?: IndexMemo): Promise<RepoIndex> {
+export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, memo?: IndexMemo, made?: ReadonlyMap<string, FileSummary>): Promise<RepoIndex> {
   const index = new RepoIndex();
   index.setFiles(files);
   index.setFluxConfig(contract.flux);
   for (const path of files.filter(mayBeIndexed)) {
+    // Summarised elsewhere (summarizeFiles): recorded without reading the file here.
+    const summary = made?.get(path);
+    if (summary) {
+      index.record(path, summary);
+      continue;
+    }
     const read = await fs.read(path);
     if (read.kind === 'text')
       index.record(
@@ -168,18 +175,26 @@ export interface AuditExecutor {
   close(): void;
 }
 
-/** A file as buildRepoIndex reads and summarises it (without the names it uses). */
-export type Summarized = [path: string, read: ReadResult, summary: FileSummary | undefined];
+/**
+ * A file as buildRepoIndex reads and summarises it (without the names it uses), and whether its
+ * text says `Job` (the files an audit's Job counts come from). A text read is not part of it: it
+ * stays in the thread that read it, and the few files read again are read again.
+ */
+export type Summarized = { path: string; summary: FileSummary; mentionsJob: boolean };
+
+/** Every Job is in a file whose text says `Job` (`kind: Job`, quoted, in flow style). */
+export const MENTIONS_JOB = /\bJob\b/;
 
 /**
- * What buildRepoIndex reads of each file, done ahead (in audit workers, say). `posted`: the results
- * go to another thread, whose copy of them holds no slice of the texts, so they are not detached here.
+ * What buildRepoIndex reads of each text file, done ahead (in audit workers, say); files that are
+ * not text are left out (the index reads them itself). `posted`: the results go to another thread,
+ * whose copy of them holds no slice of the texts, so they are not detached here.
  */
 export async function summarizeFiles(fs: RepoFs, paths: string[], posted = false): Promise<Summarized[]> {
   const out: Summarized[] = [];
   for (const path of paths) {
     const read = await fs.read(path);
-    out.push([path, read, read.kind === 'text' ? indexSummary(path, read.text, !posted) : undefined]);
+    if (read.kind === 'text') out.push({ path, summary: indexSummary(path, read.text, !posted), mentionsJob: MENTIONS_JOB.test(read.text) });
   }
   return out;
 }
