@@ -1,16 +1,16 @@
 // The audit of what a change can affect (`audit --changed-since REV`, `audit --staged`): the
-// engine models the repository now and at REV (the files that did not change are read and
-// summarised once for both, index-memo.ts; where no changed file tells the index anything new, the
-// model now is the model at REV, unchangedModel in affected.ts), works out which files the change
-// can reach (affected.ts), and audits only those, each as the whole audit would (audit-one.ts). So its
-// findings are the whole audit's on those files, at the cost of the index and the affected files
-// rather than of every file's parse and rules.
+// engine models the repository now and at REV (every file is read and summarised once, and the
+// files that did not change give both indexes their summaries; where no changed file tells the
+// index anything new, the model now is the model at REV, unchangedModel in affected.ts), works out
+// which files the change can reach (affected.ts), and audits only those, each as the whole audit
+// would (audit-one.ts). So its findings are the whole audit's on those files, at the cost of the
+// index and the affected files rather than of every file's parse and rules.
 //
 // The summary stays the whole repository's, as the whole audit counts it: the Jobs of every file
 // that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
-import { countFindings, MENTIONS_JOB, readContract, sortFindings, summarize, type AuditOptions, type AuditResult } from './audit';
+import { countFindings, readContract, sortFindings, summarize, summarizeFiles, type AuditOptions, type AuditResult, type Summarized } from './audit';
 import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
 import { affectedFiles, revisionModel, unchangedModel } from './affected';
@@ -26,6 +26,17 @@ export interface RevisionFiles {
 /** The audit of what a change can affect, and which files those are. */
 export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
 
+/** Each file's summary (summarizeFiles), made in the executor's workers where there is one. */
+async function summarizedNow(fs: RepoFs, paths: string[], options: AuditOptions): Promise<Summarized[]> {
+  if (!options.executor) return summarizeFiles(fs, paths);
+  const executor = options.executor((await readContract(fs, options)).contract);
+  try {
+    return await executor.summarize(paths);
+  } finally {
+    executor.close();
+  }
+}
+
 /** The summaries of the files that did not change, copied: the index of the revision keeps its own. */
 function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: ReadonlySet<string>): Map<string, FileSummary> {
   return new Map([...made].filter(([path]) => !changed.has(path)).map(([path, summary]) => [path, structuredClone(summary)]));
@@ -38,39 +49,25 @@ function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: Readon
  */
 export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<string>, before: (current: RepoFs) => Promise<RevisionFiles>, options: AuditOptions = {}): Promise<ChangedAudit | null> {
   const memo = new IndexMemo();
-  const jobFiles = new Set<string>();
-  const note = (path: string, read: ReadResult) => {
-    if (read.kind === 'text' && MENTIONS_JOB.test(read.text)) jobFiles.add(path);
-  };
   // Each file is read once: the revision reads the files that did not change from here.
   const reads = new Map<string, Promise<ReadResult>>();
   const current: RepoFs = {
     listFiles: () => now.fs.listFiles(),
     read: (path) => {
       let read = reads.get(path);
-      if (!read) reads.set(path, (read = now.fs.read(path).then((result) => (note(path, result), result))));
+      if (!read) reads.set(path, (read = now.fs.read(path)));
       return read;
     },
   };
-  // Read and summarised ahead where an executor spreads the work (the CLI's audit workers): the
-  // texts stay there; each index takes the summaries (the revision's, of the files that did not change).
-  let made: Map<string, FileSummary> | undefined;
-  if (options.executor) {
-    const executor = options.executor((await readContract(now.fs, options)).contract);
-    try {
-      made = new Map();
-      for (const { path, summary, mentionsJob } of await executor.summarize(now.files.filter(mayBeIndexed))) {
-        made.set(path, summary);
-        if (mentionsJob) jobFiles.add(path);
-      }
-    } finally {
-      executor.close();
-    }
-  }
+  // Every file read and summarised once, in the audit workers where an executor spreads the work
+  // (the texts stay there): each index takes the summaries (the revision's, of the files that did not change).
+  const summarized = await summarizedNow(current, now.files.filter(mayBeIndexed), options);
+  const made = new Map(summarized.map(({ path, summary }): [string, FileSummary] => [path, summary]));
+  const jobFiles = new Set(summarized.filter((file) => file.mentionsJob).map((file) => file.path));
   const after = await revisionModel(current, now.files, options, memo, made);
   const then = await before(current);
   // Most changes tell the model nothing new (a Job's TTL, a command): the revision's model is then this one.
-  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo, made && unchangedCopies(made, changed)));
+  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo, unchangedCopies(made, changed)));
   const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
   if (affected === null) return null;
 

@@ -87,11 +87,7 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
       continue;
     }
     const read = await fs.read(path);
-    if (read.kind === 'text')
-      index.record(
-        path,
-        memoized(memo, 'summary', path, read.text, () => indexSummary(path, read.text)),
-      );
+    if (read.kind === 'text') index.record(path, indexSummary(path, read.text));
   }
   await readInputs(fs, index, memo);
   await readKustomizeTexts(fs, index);
@@ -183,7 +179,7 @@ export interface AuditExecutor {
 export type Summarized = { path: string; summary: FileSummary; mentionsJob: boolean };
 
 /** Every Job is in a file whose text says `Job` (`kind: Job`, quoted, in flow style). */
-export const MENTIONS_JOB = /\bJob\b/;
+const MENTIONS_JOB = /\bJob\b/;
 
 /**
  * What buildRepoIndex reads of each text file, done ahead (in audit workers, say); files that are

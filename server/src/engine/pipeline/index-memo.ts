@@ -1,12 +1,12 @@
-// What building a repository index computes of each file, kept for the index of another revision
-// of the same repository (`audit --changed-since` models the repository now and at the revision,
-// which differ in a few files). Each result is a pure function of the path and the text, so a
-// file whose text is the same in both revisions gives the same result, computed once.
+// What building a repository index computes of each file beyond its summary (the names it uses, a
+// generator input's facts), kept for the index of another revision of the same repository
+// (`audit --changed-since` models the repository now and at the revision, which differ in a few
+// files; the summaries themselves are made once and handed to both indexes, audit-changed.ts).
+// Each result is a pure function of the path and the text, so a file whose text is the same in
+// both revisions gives the same result, computed once.
 import type { InputFacts } from '../flux/facts/model';
-import type { FileSummary } from './file-summary';
 
 export interface Results {
-  summary: FileSummary;
   input: InputFacts;
   names: string[];
 }
@@ -16,8 +16,6 @@ type Key = keyof Results;
 interface Kept {
   text: string;
   results: Partial<Results>;
-  /** The results no index has been given yet (computed elsewhere, see keep()). */
-  unused: Set<Key>;
 }
 
 export class IndexMemo {
@@ -28,24 +26,11 @@ export class IndexMemo {
    * once as it is, then as copies: the index that records it keeps it as its own.
    */
   of<K extends Key>(key: K, path: string, text: string, compute: () => Results[K]): Results[K] {
-    const kept = this.entry(path, text);
+    let kept = this.kept.get(path);
+    if (kept?.text !== text) this.kept.set(path, (kept = { text, results: {} }));
     const known = kept.results[key];
     if (known === undefined) return (kept.results[key] = compute());
-    if (kept.unused.delete(key)) return known;
     return structuredClone(known);
-  }
-
-  /** What `compute` gives for this path and text, computed elsewhere (in an audit worker). */
-  keep<K extends Key>(key: K, path: string, text: string, value: Results[K]): void {
-    const kept = this.entry(path, text);
-    kept.results[key] = value;
-    kept.unused.add(key);
-  }
-
-  private entry(path: string, text: string): Kept {
-    let kept = this.kept.get(path);
-    if (kept?.text !== text) this.kept.set(path, (kept = { text, results: {}, unused: new Set() }));
-    return kept;
   }
 }
 
