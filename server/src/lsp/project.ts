@@ -113,8 +113,7 @@ export class Project {
     const request = { contract: this.contract, maxFileSize: this.settings.maxFileSize, open: [...this.fs.open], files: indexed };
     const elsewhere = await this.summarizer?.(request).catch(() => undefined);
     this.indexed = { files: indexed.length, elsewhere: elsewhere !== undefined };
-    if (!elsewhere) return buildRepoIndex(this.fs, files, this.contract);
-    return buildRepoIndex(this.fs, files, this.contract, undefined, new Map(elsewhere.map(({ path, summary }) => [path, summary])));
+    return buildRepoIndex(this.fs, files, this.contract, undefined, elsewhere && new Map(elsewhere.map(({ path, summary }) => [path, summary])));
   }
 
   whenReady(): Promise<void> {
