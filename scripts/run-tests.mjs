@@ -17,6 +17,12 @@ function testFiles(dir) {
 
 const filter = process.argv.slice(2);
 const files = testFiles('out/test').filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
+// No file at all would let `node --test` look for tests itself (and run the e2e suites outside their workbench).
+if (files.length === 0) {
+  console.error(`no compiled test file under out/test matches ${filter.map((s) => JSON.stringify(s)).join(' or ')} (run tsc -p . first?)`);
+  console.log('0 passed, 1 failed, 0 skipped');
+  process.exit(1);
+}
 // The tests' temporary folders go into one folder of this run (TMPDIR), which each test must leave
 // empty: what is still there at the end was left behind, and that counts as a failure.
 const scratch = mkdtempSync(join(tmpdir(), 'fjg-tests-'));

@@ -8,7 +8,7 @@
 // is not reported.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JsonFinding, JsonReport } from '../server/src/cli/formats';
@@ -292,5 +292,69 @@ describe('audit --staged (the pre-commit hook)', () => {
     const outside = cli([dir, '--staged']);
     assert.equal(outside.status, 2);
     assert.match(outside.stderr, /--staged needs a git repository/);
+  });
+});
+
+describe('audit --changed-since with --cache (summaries kept between runs)', () => {
+  const CACHE = join('.flux-job-guard-cache', 'summaries-1.bin');
+  const since = (dir: string, ...extra: string[]) => cli([dir, '--format', 'json', '--changed-since', 'HEAD', ...extra]);
+
+  test('cold and warm, in one thread and in workers: the report of a run without it; the cache is ignored by git', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    const plain = since(dir);
+    assert.ok((JSON.parse(plain.stdout) as JsonReport).findings.length >= 3, plain.stdout);
+    for (const extra of [
+      ['--threads', '1'],
+      ['--threads', '2'],
+      ['--threads', '1'],
+      ['--threads', '2'],
+    ]) {
+      const cached = since(dir, '--cache', ...extra);
+      assert.equal(cached.stderr, '', `no worker failed, the cache was written (${extra.join(' ')})`);
+      assert.equal(cached.stdout, plain.stdout, extra.join(' '));
+      assert.equal(cached.status, plain.status);
+    }
+    assert.ok(existsSync(join(dir, CACHE)), 'the cache is written in the audited folder');
+    assert.equal(git(dir, 'status', '--porcelain', '--untracked-files=all'), ' M clusters/home/settings.yaml\n', 'the cache folder is ignored');
+  });
+
+  test('a warm run makes no summary (the cache is not rewritten); a file changed since is summarised again', () => {
+    const dir = changedRepo({ 'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING} ${MISSING}') });
+    since(dir, '--cache');
+    const written = statSync(join(dir, CACHE)).mtimeMs;
+    const bytes = readFileSync(join(dir, CACHE));
+    const warm = since(dir, '--cache');
+    assert.equal(warm.stderr, '');
+    assert.ok(readFileSync(join(dir, CACHE)).equals(bytes) && statSync(join(dir, CACHE)).mtimeMs === written, 'every summary came from the cache');
+    const undefinedInJobA = (run: { stdout: string }) => (JSON.parse(run.stdout) as JsonReport).findings.some((f) => f.file === 'apps/job-a.yaml' && f.rule === 'flux-substitution-undefined');
+    assert.ok(undefinedInJobA(warm), `apps substitutes: \${MISSING} is undefined in job-a: ${warm.stdout}`);
+    // apps no longer substitutes: a summary of the old apps.yaml would keep \${MISSING} undefined in job-a.
+    writeChange(dir, { 'clusters/home/apps.yaml': kustomization('apps', './apps', '') });
+    const fresh = since(dir, '--cache', '--threads', '2');
+    assert.equal(fresh.stdout, since(dir).stdout);
+    assert.ok(!undefinedInJobA(fresh), `job-a as the new apps.yaml builds it: ${fresh.stdout}`);
+    assert.ok(!readFileSync(join(dir, CACHE)).equals(bytes), 'the new summary is kept');
+  });
+
+  test('--cache-location puts it elsewhere (and implies --cache); the whole audit neither reads nor writes it', () => {
+    const dir = changedRepo({ 'apps/job-b.yaml': null });
+    const elsewhere = join(tempDir('fjg-cache-'), 'kept');
+    assert.equal(since(dir, `--cache-location=${elsewhere}`).stdout, since(dir).stdout);
+    assert.ok(existsSync(join(elsewhere, 'summaries-1.bin')));
+    assert.ok(!existsSync(join(dir, '.flux-job-guard-cache')));
+    assert.equal(cli([dir, '--cache']).status, 1);
+    assert.ok(!existsSync(join(dir, '.flux-job-guard-cache')), 'the whole audit wrote a cache');
+    const empty = cli([dir, '--cache-location=']);
+    assert.equal(empty.status, 2);
+    assert.match(empty.stderr, /--cache-location needs a folder/);
+  });
+
+  test('a cache that cannot be written is said once, and the report is still whole', () => {
+    const dir = changedRepo({ 'apps/job-b.yaml': null });
+    const blocked = join(tempDir('fjg-cache-'), 'file');
+    writeFileSync(blocked, 'not a folder');
+    const run = since(dir, '--cache-location', join(blocked, 'cache'));
+    assert.equal(run.stdout, since(dir).stdout);
+    assert.match(run.stderr, /^flux-job-guard: cannot write the cache .*; the next run summarises every file again\n$/);
   });
 });

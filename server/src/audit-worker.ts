@@ -3,7 +3,8 @@
 // (and the parses it made, within a budget), and analyses files in pass 2
 // with what the main thread's model says of each.
 import { parentPort, workerData } from 'node:worker_threads';
-import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles, summarizeFiles } from './engine/pipeline/audit';
+import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles, summarizeFiles, summarizeKeyed } from './engine/pipeline/audit';
+import { textKey } from './node/summary-cache';
 import { gitHeadReader } from './node/git-head';
 import { fullContext, SharedData, TravellingContext, WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';
@@ -20,7 +21,7 @@ let shared: SharedData = { accounts: [], definers: new Map(), creators: [] };
 
 type Message =
   | { id: number; kind: 'scan'; paths: string[]; inputs?: boolean }
-  | { id: number; kind: 'summarize'; paths: string[] }
+  | { id: number; kind: 'summarize'; paths: string[]; known?: Array<[path: string, key: string]> }
   | ({ id: number; kind: 'shared' } & SharedData)
   | { id: number; kind: 'analyze'; contexts: TravellingContext[] };
 
@@ -29,7 +30,8 @@ async function handle(message: Message): Promise<unknown> {
     case 'scan':
       return scanFiles(fs, setup.contract, message.paths, kept, message.inputs);
     case 'summarize':
-      return summarizeFiles(fs, message.paths, true); // posted: the message's copy is detached
+      // posted: the message's copy is detached
+      return message.known ? summarizeKeyed(fs, message.paths, textKey, new Map(message.known), true) : summarizeFiles(fs, message.paths, true);
     case 'shared':
       shared = { accounts: message.accounts, definers: message.definers, creators: message.creators };
       return null;

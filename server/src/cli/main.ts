@@ -18,11 +18,12 @@ import { changesSince, INDEX, repositoryAt, stagedChanges } from '../node/git-ch
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
+import { CACHE_FOLDER, SummaryCache } from '../node/summary-cache';
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
 Usage:
-  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N] [--changed-since REV | --staged]
+  flux-job-guard audit [DIR] [--config FILE] [--format text|json|sarif] [--quiet] [--max-file-size BYTES] [--no-git] [--threads N] [--changed-since REV | --staged] [--cache] [--cache-location DIR]
   flux-job-guard envsubst [--var NAME=VALUE]... [--env] [--strict]   Flux's substitution, stdin to stdout
   flux-job-guard lsp --stdio                                         the language server
   flux-job-guard --version | --help
@@ -30,6 +31,7 @@ Usage:
 --git (the default in a git checkout) compares Jobs with git HEAD for job-immutable-template; --no-git turns that off.
 --changed-since REV reports only the findings of the files the change since REV (git diff REV, untracked files too) can affect.
 --staged audits the repository as the index holds it (what a commit would hold: unstaged edits and untracked files left out) and reports what its changes against HEAD can affect (a pre-commit hook).
+--cache keeps each file's summary for the next --changed-since or --staged run, in DIR/${CACHE_FOLDER} (or --cache-location DIR, which implies --cache); a file whose text is unchanged is not summarised again. The whole audit neither reads nor writes it.
 Exit status: 0 no error finding, 1 at least one error finding, 2 usage error or unreadable input.
 `;
 
@@ -82,10 +84,23 @@ interface AuditArgs {
   changedSince: string | null;
   /** Audit the index (what a commit would hold) and report what its changes against HEAD can affect. */
   staged: boolean;
+  /** Where summaries are kept between changed-only runs (--cache, --cache-location); null: nowhere. */
+  cacheLocation: string | null;
 }
 
 function parseAuditArgs(args: string[]): AuditArgs {
-  const parsed: AuditArgs = { dir: '.', config: null, format: 'text', quiet: false, maxFileSize: DEFAULT_MAX_FILE_SIZE, git: true, threads: null, changedSince: null, staged: false };
+  const parsed: AuditArgs = {
+    dir: '.',
+    config: null,
+    format: 'text',
+    quiet: false,
+    maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    git: true,
+    threads: null,
+    changedSince: null,
+    staged: false,
+    cacheLocation: null,
+  };
   let dirSeen = false;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
@@ -106,7 +121,11 @@ function parseAuditArgs(args: string[]): AuditArgs {
       parsed.changedSince = value();
       if (parsed.changedSince === '') throw new UsageError('--changed-since needs a git revision');
     } else if (flag === '--staged') parsed.staged = true;
-    else if (flag === '--threads') {
+    else if (flag === '--cache') parsed.cacheLocation ??= '';
+    else if (flag === '--cache-location') {
+      parsed.cacheLocation = value();
+      if (parsed.cacheLocation === '') throw new UsageError('--cache-location needs a folder');
+    } else if (flag === '--threads') {
       parsed.threads = Number(value());
       if (!Number.isSafeInteger(parsed.threads) || parsed.threads < 1) throw new UsageError('--threads must be a positive whole number');
     } else if (flag === '--max-file-size') {
@@ -182,7 +201,14 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       ? undefined
       : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
-  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor }) : null;
+  const cache =
+    changes && options.cacheLocation !== null ? SummaryCache.open(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation)) : undefined;
+  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
+  try {
+    cache?.save();
+  } catch (error) {
+    io.stderr(`flux-job-guard: cannot write the cache ${cache!.file} (${error instanceof Error ? error.message : String(error)}); the next run summarises every file again\n`);
+  }
   const result = since ?? (await audit(listed, { contractPath, head, executor }));
   const shown = options.quiet ? result.findings.filter((f) => f.severity === 'error') : result.findings;
   const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);

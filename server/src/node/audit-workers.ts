@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult, summarizeFiles, type Summarized } from '../engine/pipeline/audit';
+import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult, summarizeFiles, summarizeKeyed, type KeyedSummary, type Summarized } from '../engine/pipeline/audit';
+import { textKey } from './summary-cache';
 import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/pipeline/repo-analysis';
 import type { AccountList, ServiceAccountCreator } from '../engine/pipeline/repo-index';
@@ -139,13 +140,13 @@ export function workerExecutor(
      * `paths` in batches, each to whichever worker is free (a few multi-MB files cannot leave one
      * idle), `here` in this thread for a batch whose worker failed and for what no worker took.
      */
-    const spread = async <T>(paths: string[], message: object, here: (batch: string[]) => Promise<T>, done: (batch: string[], result: T, owner: number) => void) => {
+    const spread = async <T>(paths: string[], message: (batch: string[]) => object, here: (batch: string[]) => Promise<T>, done: (batch: string[], result: T, owner: number) => void) => {
       let next = 0;
       const work = async (worker: number) => {
         while (next < paths.length) {
           const batch = paths.slice(next, (next += BATCH));
           try {
-            done(batch, await pool.call<T>(worker, { ...message, paths: batch }), worker);
+            done(batch, await pool.call<T>(worker, { ...message(batch), paths: batch }), worker);
           } catch (error) {
             failed(worker, error);
             done(batch, await here(batch), -1);
@@ -164,7 +165,7 @@ export function workerExecutor(
         const merged: ScanResult = { summaries: [], analyses: [], waiting: [], inputs: [], directives: [] };
         await spread(
           paths,
-          { kind: 'scan', inputs },
+          () => ({ kind: 'scan', inputs }),
           (batch) => scanFiles(here, contract, batch, undefined, inputs),
           (batch, result, owner) => {
             for (const path of batch) if (!inputs || !owners.has(path)) owners.set(path, owner);
@@ -177,8 +178,19 @@ export function workerExecutor(
         const out: Summarized[] = [];
         await spread(
           paths,
-          { kind: 'summarize' },
+          () => ({ kind: 'summarize' }),
           (batch) => summarizeFiles(here, batch),
+          (_, result) => void out.push(...result),
+        );
+        return out;
+      },
+      async summarizeKeyed(paths, known) {
+        const out: KeyedSummary[] = [];
+        await spread(
+          paths,
+          // Each batch with the keys of its own files, not the whole map.
+          (batch) => ({ kind: 'summarize', known: batch.flatMap((path) => (known.has(path) ? [[path, known.get(path)!]] : [])) }),
+          (batch) => summarizeKeyed(here, batch, textKey, known),
           (_, result) => void out.push(...result),
         );
         return out;

@@ -4,8 +4,10 @@
 import { lstatSync, promises as fs, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE, decodeFile, ReadResult, RepoFs } from '../engine/base/repo-fs';
+import { CACHE_FOLDER } from './summary-cache';
 
-const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+// The CLI's --cache folder is the tool's own, never committed (its .gitignore ignores all of it).
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', CACHE_FOLDER]);
 
 export class NodeRepoFs implements RepoFs {
   readonly root: string;

@@ -10,7 +10,19 @@
 // that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
-import { countFindings, readContract, sortFindings, summarize, summarizeFiles, type AuditOptions, type AuditResult, type Summarized } from './audit';
+import {
+  countFindings,
+  readContract,
+  sortFindings,
+  summarize,
+  summarizeFiles,
+  summarizeKeyed,
+  type AuditOptions,
+  type AuditResult,
+  type KeyedSummary,
+  type Summarized,
+  type SummaryStore,
+} from './audit';
 import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
 import { affectedFiles, revisionModel, unchangedModel } from './affected';
@@ -26,15 +38,37 @@ export interface RevisionFiles {
 /** The audit of what a change can affect, and which files those are. */
 export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
 
-/** Each file's summary (summarizeFiles), made in the executor's workers where there is one. */
+/** Each file's summary (summarizeFiles), made in the executor's workers where there is one, and taken from the summary store where it holds the text's. */
 async function summarizedNow(fs: RepoFs, paths: string[], options: AuditOptions): Promise<Summarized[]> {
-  if (!options.executor) return summarizeFiles(fs, paths);
+  const store = options.summaryStore;
+  if (!options.executor) return store ? fromStore(store, await summarizeKeyed(fs, paths, store.keyOf, knownKeys(store, paths))) : summarizeFiles(fs, paths);
   const executor = options.executor((await readContract(fs, options)).contract);
   try {
-    return await executor.summarize(paths);
+    if (!store) return await executor.summarize(paths);
+    const known = knownKeys(store, paths);
+    return fromStore(store, executor.summarizeKeyed ? await executor.summarizeKeyed(paths, known) : await summarizeKeyed(fs, paths, store.keyOf, known));
   } finally {
     executor.close();
   }
+}
+
+/** The key of the text whose summary the store holds, for each path it holds one for. */
+function knownKeys(store: SummaryStore, paths: readonly string[]): Map<string, string> {
+  const known = new Map<string, string>();
+  for (const path of paths) {
+    const key = store.keyFor(path);
+    if (key !== undefined) known.set(path, key);
+  }
+  return known;
+}
+
+/** Each file's summary: the store's where the text is the one it holds, else the new one, which the store keeps. */
+function fromStore(store: SummaryStore, keyed: readonly KeyedSummary[]): Summarized[] {
+  return keyed.map(({ path, key, summary, mentionsJob }) => {
+    if (summary === null) return { path, summary: store.summaryOf(path), mentionsJob };
+    store.set(path, key, summary);
+    return { path, summary, mentionsJob };
+  });
 }
 
 /** The summaries of the files that did not change, copied: the index of the revision keeps its own. */

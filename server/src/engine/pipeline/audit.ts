@@ -53,6 +53,22 @@ export interface AuditOptions {
   head?: HeadReader;
   /** Runs the passes elsewhere (worker threads); default: in this thread. */
   executor?: (contract: Contract) => AuditExecutor;
+  /** Summaries kept between runs (the CLI's --cache), for the changed-only audit (audit-changed.ts). */
+  summaryStore?: SummaryStore;
+}
+
+/**
+ * Where summaries outlive a run (the CLI's --cache: node/summary-cache.ts). A summary is a pure
+ * function of the path and the text, so one kept under the text's key is that text's summary.
+ */
+export interface SummaryStore {
+  keyOf: TextKey;
+  /** The key of the text whose summary is kept for the path. */
+  keyFor(path: string): string | undefined;
+  /** The kept summary (a copy of its own: the index may keep and change it). */
+  summaryOf(path: string): FileSummary;
+  /** Keeps a new summary (as it is now: a later change to the object is not kept). */
+  set(path: string, key: string, summary: FileSummary): void;
 }
 
 export async function readContract(fs: RepoFs, options: AuditOptions) {
@@ -167,6 +183,8 @@ export interface AuditExecutor {
   analyze(contexts: FileContext[], accounts: AccountList): Promise<Analyzed[]>;
   /** Without the passes (audit --changed-since): each file's read and its summary as the language server's index takes it (summarizeFiles). */
   summarize(paths: string[]): Promise<Summarized[]>;
+  /** The same with the keys of the texts (summarizeKeyed): no summary where `known` holds the text's key. Absent: the executor has no keys. */
+  summarizeKeyed?(paths: string[], known: ReadonlyMap<string, string>): Promise<KeyedSummary[]>;
   /** Ends the executor where pass 2 did not run. */
   close(): void;
 }
@@ -191,6 +209,29 @@ export async function summarizeFiles(fs: RepoFs, paths: string[], posted = false
   for (const path of paths) {
     const read = await fs.read(path);
     if (read.kind === 'text') out.push({ path, summary: indexSummary(path, read.text, !posted), mentionsJob: MENTIONS_JOB.test(read.text) });
+  }
+  return out;
+}
+
+/** A digest of a text: two texts with one key are taken to be the same text (summaries kept between runs, the CLI's --cache). */
+export type TextKey = (text: string) => string;
+
+/** A file summarised with the key of its text; `summary` null: the caller holds the summary of a text with that key (it was not made again). */
+export type KeyedSummary = Omit<Summarized, 'summary'> & { key: string; summary: FileSummary | null };
+
+/**
+ * summarizeFiles where the caller keeps summaries from earlier runs: each text's key, and a summary
+ * only where `known` (the key the caller holds for the path) is not the text's. Reading each file
+ * to key it costs a fraction of its parse.
+ */
+export async function summarizeKeyed(fs: RepoFs, paths: string[], keyOf: TextKey, known: ReadonlyMap<string, string>, posted = false): Promise<KeyedSummary[]> {
+  const out: KeyedSummary[] = [];
+  for (const path of paths) {
+    const read = await fs.read(path);
+    if (read.kind !== 'text') continue;
+    const key = keyOf(read.text);
+    const summary = known.get(path) === key ? null : indexSummary(path, read.text, !posted);
+    out.push({ path, key, summary, mentionsJob: MENTIONS_JOB.test(read.text) });
   }
   return out;
 }

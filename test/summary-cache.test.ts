@@ -1,0 +1,79 @@
+// The CLI's --cache store (server/src/node/summary-cache.ts) on its own: what it keeps, what it
+// drops, and that a kept summary is the one made, whatever the run does to the object after.
+// The CLI's use of it (same reports cold and warm, a changed file summarised again) is tested in
+// changed-since.test.ts.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { summarizeFile } from '../server/src/engine/pipeline/file-summary';
+import { CACHE_FOLDER, SummaryCache, textKey } from '../server/src/node/summary-cache';
+import { NodeRepoFs } from '../server/src/node/node-repo-fs';
+import { removeTempRepos, tempDir } from './helpers/temp-repo';
+
+after(removeTempRepos);
+
+const KS =
+  'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  path: ./apps\n  sourceRef: {kind: GitRepository, name: flux-system}\n';
+
+/** A cache in a new folder with one summary kept, saved; the folder. */
+function savedCache(engine: string): string {
+  const folder = join(tempDir('fjg-store-'), 'cache');
+  const cache = SummaryCache.open(folder, engine);
+  assert.equal(cache.keyFor('ks.yaml'), undefined);
+  cache.set('ks.yaml', textKey(KS), summarizeFile('ks.yaml', KS));
+  cache.save();
+  return folder;
+}
+
+describe('SummaryCache', () => {
+  test('what it keeps is read back by the same engine, as it was made', () => {
+    const folder = savedCache('engine-a');
+    const again = SummaryCache.open(folder, 'engine-a');
+    assert.equal(again.keyFor('ks.yaml'), textKey(KS));
+    assert.deepEqual(again.summaryOf('ks.yaml'), summarizeFile('ks.yaml', KS));
+    assert.equal(readFileSync(join(folder, '.gitignore'), 'utf8'), '# written by flux-job-guard --cache\n*\n');
+  });
+
+  test('another engine, a broken file: nothing is taken from it', () => {
+    const folder = savedCache('engine-a');
+    assert.equal(SummaryCache.open(folder, 'engine-b').keyFor('ks.yaml'), undefined);
+    writeFileSync(join(folder, 'summaries-1.bin'), 'not a cache');
+    assert.equal(SummaryCache.open(folder, 'engine-a').keyFor('ks.yaml'), undefined);
+    assert.equal(SummaryCache.open(join(folder, 'none'), 'engine-a').keyFor('ks.yaml'), undefined);
+  });
+
+  test('a summary changed after it was kept is kept as it was made; each read is a copy of its own', () => {
+    const folder = join(tempDir('fjg-store-'), 'cache');
+    const cache = SummaryCache.open(folder, 'e');
+    const summary = summarizeFile('ks.yaml', KS);
+    cache.set('ks.yaml', 'k', summary);
+    summary.facts!.kustomizations.length = 0;
+    const read = cache.summaryOf('ks.yaml');
+    assert.equal(read.facts!.kustomizations.length, 1);
+    read.facts!.kustomizations.length = 0;
+    assert.equal(cache.summaryOf('ks.yaml').facts!.kustomizations.length, 1);
+  });
+
+  test('only the files a run met are written back', () => {
+    const folder = join(tempDir('fjg-store-'), 'cache');
+    const first = SummaryCache.open(folder, 'e');
+    first.set('a.yaml', 'ka', summarizeFile('a.yaml', 'a: 1\n'));
+    first.set('b.yaml', 'kb', summarizeFile('b.yaml', 'b: 1\n'));
+    first.save();
+    const second = SummaryCache.open(folder, 'e');
+    assert.equal(second.keyFor('a.yaml'), 'ka'); // b.yaml is gone from this run
+    second.save();
+    const third = SummaryCache.open(folder, 'e');
+    assert.equal(third.keyFor('a.yaml'), 'ka');
+    assert.equal(third.keyFor('b.yaml'), undefined);
+  });
+
+  test('the file listing skips the cache folder', async () => {
+    const root = tempDir('fjg-store-');
+    mkdirSync(join(root, CACHE_FOLDER));
+    writeFileSync(join(root, CACHE_FOLDER, 'x.yaml'), 'a: 1\n');
+    writeFileSync(join(root, 'y.yaml'), 'a: 1\n');
+    assert.deepEqual(await new NodeRepoFs(root).listFiles(), ['y.yaml']);
+  });
+});
