@@ -38,6 +38,9 @@ describe('SummaryCache', () => {
   test('another engine, a broken file: nothing is taken from it', () => {
     const folder = savedCache('engine-a');
     assert.equal(SummaryCache.open(folder, 'engine-b').keyFor('ks.yaml'), undefined);
+    const whole = readFileSync(join(folder, 'summaries-1.bin'));
+    writeFileSync(join(folder, 'summaries-1.bin'), whole.subarray(0, whole.length - 1));
+    assert.equal(SummaryCache.open(folder, 'engine-a').keyFor('ks.yaml'), undefined, 'a file cut short');
     writeFileSync(join(folder, 'summaries-1.bin'), 'not a cache');
     assert.equal(SummaryCache.open(folder, 'engine-a').keyFor('ks.yaml'), undefined);
     assert.equal(SummaryCache.open(join(folder, 'none'), 'engine-a').keyFor('ks.yaml'), undefined);

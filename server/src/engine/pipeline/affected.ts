@@ -30,8 +30,8 @@ export interface BuilderView {
   substitutes: boolean;
   /** The names its postBuild defines: findings in its siblings' files name them. */
   defines: string[];
-  /** Everything the model says of it (definition, builds, variables, gate): any difference is a change. */
-  signature: string;
+  /** Everything the model says of it (definition, builds, variables, gate): any difference is a change. Made when asked (one model: never). */
+  signature(): string;
 }
 
 /** What one revision's model says that decides which files a change reaches. */
@@ -141,7 +141,7 @@ export function revisionView(index: RepoIndex): RevisionView {
   for (const builder of graph.liveBuilders()) {
     const built = builds.get(builder) ?? new Map<string, unknown[]>();
     const k = builder.kustomization;
-    const shape = { k, postBuild: builder.postBuild, vars: builder.vars, built: [...built].sort(byKey), gate: graph.neverBuilds().get(builder) ?? null };
+    let signature: string | undefined;
     builders.set(builderKey(builder), {
       definition: k.file,
       world: builder.world.label,
@@ -149,7 +149,8 @@ export function revisionView(index: RepoIndex): RevisionView {
       sources: (builder.vars?.sources ?? []).map((source) => source.file),
       substitutes: builder.vars?.substitutes ?? false,
       defines: [...(builder.vars?.defined.keys() ?? [])].sort(),
-      signature: JSON.stringify(shape, mapsAsEntries),
+      signature: () =>
+        (signature ??= JSON.stringify({ k, postBuild: builder.postBuild, vars: builder.vars, built: [...built].sort(byKey), gate: graph.neverBuilds().get(builder) ?? null }, mapsAsEntries)),
     });
   }
   const accounts = new Map<string, { declares: string[]; uses: string[] }>();
@@ -249,7 +250,9 @@ export function affectedFiles(change: Change): Set<string> | null {
 
 /** A Kustomization is touched when it is new or gone, when the model says anything else of it, or when a file it reads changed. */
 function touches(files: ReadonlySet<string>, old: BuilderView | undefined, now: BuilderView | undefined): boolean {
-  if (!old || !now || old.signature !== now.signature) return true;
+  if (!old || !now) return true;
+  // One view on both sides (the change left the model as it was, unchangedModel): nothing else to compare.
+  if (old !== now && old.signature() !== now.signature()) return true;
   return [old, now].some((view) => [view.definition, ...view.builds, ...view.sources].some((file) => files.has(file)));
 }
 
