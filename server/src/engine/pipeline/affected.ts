@@ -31,7 +31,7 @@ export interface BuilderView {
   /** The names its postBuild defines: findings in its siblings' files name them. */
   defines: string[];
   /** Everything the model says of it (definition, builds, variables, gate): any difference is a change. Made when asked (one model: never). */
-  signature(): string;
+  readonly signature: string;
 }
 
 /** What one revision's model says that decides which files a change reaches. */
@@ -149,8 +149,9 @@ export function revisionView(index: RepoIndex): RevisionView {
       sources: (builder.vars?.sources ?? []).map((source) => source.file),
       substitutes: builder.vars?.substitutes ?? false,
       defines: [...(builder.vars?.defined.keys() ?? [])].sort(),
-      signature: () =>
-        (signature ??= JSON.stringify({ k, postBuild: builder.postBuild, vars: builder.vars, built: [...built].sort(byKey), gate: graph.neverBuilds().get(builder) ?? null }, mapsAsEntries)),
+      get signature() {
+        return (signature ??= JSON.stringify({ k, postBuild: builder.postBuild, vars: builder.vars, built: [...built].sort(byKey), gate: graph.neverBuilds().get(builder) ?? null }, mapsAsEntries));
+      },
     });
   }
   const accounts = new Map<string, { declares: string[]; uses: string[] }>();
@@ -252,7 +253,7 @@ export function affectedFiles(change: Change): Set<string> | null {
 function touches(files: ReadonlySet<string>, old: BuilderView | undefined, now: BuilderView | undefined): boolean {
   if (!old || !now) return true;
   // One view on both sides (the change left the model as it was, unchangedModel): nothing else to compare.
-  if (old !== now && old.signature() !== now.signature()) return true;
+  if (old !== now && old.signature !== now.signature) return true;
   return [old, now].some((view) => [view.definition, ...view.builds, ...view.sources].some((file) => files.has(file)));
 }
 
