@@ -336,6 +336,16 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
     assert.ok(!readFileSync(join(dir, CACHE)).equals(bytes), 'the new summary is kept');
   });
 
+  test('--staged with it: the report of a run without it, cold and warm', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    git(dir, 'add', '-A');
+    writeChange(dir, { 'apps/job-b.yaml': job('job-b', TTL, 'date') }); // unstaged: not what is audited
+    const plain = cli([dir, '--format', 'json', '--staged']);
+    assert.ok((JSON.parse(plain.stdout) as JsonReport).findings.length >= 3, plain.stdout);
+    for (const run of ['cold', 'warm']) assert.equal(cli([dir, '--format', 'json', '--staged', '--cache']).stdout, plain.stdout, run);
+    assert.ok(existsSync(join(dir, CACHE)));
+  });
+
   test('--cache-location puts it elsewhere (and implies --cache); the whole audit neither reads nor writes it', () => {
     const dir = changedRepo({ 'apps/job-b.yaml': null });
     const elsewhere = join(tempDir('fjg-cache-'), 'kept');
