@@ -352,7 +352,9 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
     assert.equal(since(dir, `--cache-location=${elsewhere}`).stdout, since(dir).stdout);
     assert.ok(existsSync(join(elsewhere, 'summaries-1.bin')));
     assert.ok(!existsSync(join(dir, '.flux-job-guard-cache')));
-    assert.equal(cli([dir, '--cache']).status, 1);
+    const whole = cli([dir, '--cache']);
+    assert.equal(whole.status, 1);
+    assert.equal(whole.stderr, 'flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
     assert.ok(!existsSync(join(dir, '.flux-job-guard-cache')), 'the whole audit wrote a cache');
     const empty = cli([dir, '--cache-location=']);
     assert.equal(empty.status, 2);

@@ -201,6 +201,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       ? undefined
       : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
+  if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
   const cache =
     changes && options.cacheLocation !== null ? SummaryCache.open(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation)) : undefined;
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
