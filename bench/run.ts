@@ -17,7 +17,8 @@
 //           default: 2 threads must beat 1 by 1.5× on 2 cores, the default must
 //           pick the faster.
 //   changed `audit --changed-since HEAD` after one Job changed in the generated
-//           repository, against the whole audit (≤ 0.1×).
+//           repository, against the whole audit (≤ 0.1×); and the same with a
+//           --cache written before the change.
 //   corpus  `audit ../shared/corpus` (every real repository, one run) against
 //           parsing every YAML file of it in one thread (≤ 0.6×).
 //   scale   generated repositories with 1,000 and 16,000 Flux Kustomizations
