@@ -336,6 +336,20 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
     assert.ok(!readFileSync(join(dir, CACHE)).equals(bytes), 'the new summary is kept');
   });
 
+  test('a damaged cache gives the report of a run without it, and is written again', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    since(dir, '--cache');
+    const bytes = readFileSync(join(dir, CACHE));
+    bytes.fill(0xff, 4 + bytes.readUInt32LE(0)); // every summary's bytes, the header whole
+    writeFileSync(join(dir, CACHE), bytes);
+    for (const threads of ['1', '2']) {
+      const run = since(dir, '--cache', '--threads', threads);
+      assert.equal(run.stderr, '');
+      assert.equal(run.stdout, since(dir).stdout);
+    }
+    assert.ok(!readFileSync(join(dir, CACHE)).equals(bytes), 'the summaries were made again and kept');
+  });
+
   test('--staged with it: the report of a run without it, cold and warm', () => {
     const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
     git(dir, 'add', '-A');

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import { after, describe, test } from 'node:test';
 import { summarizeFile } from '../server/src/engine/pipeline/file-summary';
 import { CACHE_FOLDER, SummaryCache, textKey } from '../server/src/node/summary-cache';
@@ -52,10 +53,26 @@ describe('SummaryCache', () => {
     const summary = summarizeFile('ks.yaml', KS);
     cache.set('ks.yaml', 'k', summary);
     summary.facts!.kustomizations.length = 0;
-    const read = cache.summaryOf('ks.yaml');
+    const read = cache.summaryOf('ks.yaml')!;
     assert.equal(read.facts!.kustomizations.length, 1);
     read.facts!.kustomizations.length = 0;
-    assert.equal(cache.summaryOf('ks.yaml').facts!.kustomizations.length, 1);
+    assert.equal(cache.summaryOf('ks.yaml')!.facts!.kustomizations.length, 1);
+  });
+
+  test('damaged bytes of one summary: no summary is given for it (the caller makes it again)', () => {
+    const folder = savedCache('e');
+    const file = join(folder, 'summaries-1.bin');
+    const bytes = readFileSync(file);
+    const summaries = 4 + bytes.readUInt32LE(0);
+    bytes.fill(0xff, summaries); // the header stays whole
+    writeFileSync(file, bytes);
+    const cache = SummaryCache.open(folder, 'e');
+    assert.equal(cache.keyFor('ks.yaml'), textKey(KS));
+    assert.equal(cache.summaryOf('ks.yaml'), undefined);
+    bytes.fill(0, summaries);
+    bytes.set(serialize(42), summaries); // bytes that read back as something else
+    writeFileSync(file, bytes);
+    assert.equal(SummaryCache.open(folder, 'e').summaryOf('ks.yaml'), undefined);
   });
 
   test('only the files a run met are written back', () => {

@@ -104,10 +104,16 @@ export class SummaryCache implements SummaryStore {
     return this.entries.get(path)?.key;
   }
 
-  summaryOf(path: string): FileSummary {
+  summaryOf(path: string): FileSummary | undefined {
     const entry = this.entries.get(path);
-    if (!entry) throw new Error(`no summary is kept for ${path}`);
-    return deserialize(entry.bytes) as FileSummary;
+    if (!entry) return undefined;
+    try {
+      const value: unknown = deserialize(entry.bytes);
+      if (isSummary(value)) return value;
+    } catch {
+      // damaged bytes: the caller makes the summary again
+    }
+    return undefined;
   }
 
   set(path: string, key: string, summary: FileSummary): void {
@@ -139,4 +145,9 @@ export class SummaryCache implements SummaryStore {
     writeFileSync(partial, Buffer.concat([length, header, ...kept.map((entry) => entry.bytes)]));
     renameSync(partial, this.file);
   }
+}
+
+/** Enough of a FileSummary's shape to tell it from bytes that happen to deserialise to something else. */
+function isSummary(value: unknown): value is FileSummary {
+  return typeof value === 'object' && value !== null && 'facts' in value && Array.isArray((value as { uses?: unknown }).uses);
 }

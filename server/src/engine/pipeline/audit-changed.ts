@@ -41,12 +41,12 @@ export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
 /** Each file's summary (summarizeFiles), made in the executor's workers where there is one, and taken from the summary store where it holds the text's. */
 async function summarizedNow(fs: RepoFs, paths: string[], options: AuditOptions): Promise<Summarized[]> {
   const store = options.summaryStore;
-  if (!options.executor) return store ? fromStore(store, await summarizeKeyed(fs, paths, store.keyOf, knownKeys(store, paths))) : summarizeFiles(fs, paths);
+  if (!options.executor) return store ? fromStore(fs, store, await summarizeKeyed(fs, paths, store.keyOf, knownKeys(store, paths))) : summarizeFiles(fs, paths);
   const executor = options.executor((await readContract(fs, options)).contract);
   try {
     if (!store) return await executor.summarize(paths);
     const known = knownKeys(store, paths);
-    return fromStore(store, executor.summarizeKeyed ? await executor.summarizeKeyed(paths, known) : await summarizeKeyed(fs, paths, store.keyOf, known));
+    return await fromStore(fs, store, executor.summarizeKeyed ? await executor.summarizeKeyed(paths, known) : await summarizeKeyed(fs, paths, store.keyOf, known));
   } finally {
     executor.close();
   }
@@ -62,13 +62,24 @@ function knownKeys(store: SummaryStore, paths: readonly string[]): Map<string, s
   return known;
 }
 
-/** Each file's summary: the store's where the text is the one it holds, else the new one, which the store keeps. */
-function fromStore(store: SummaryStore, keyed: readonly KeyedSummary[]): Summarized[] {
-  return keyed.map(({ path, key, summary, mentionsJob }) => {
-    if (summary === null) return { path, summary: store.summaryOf(path), mentionsJob };
-    store.set(path, key, summary);
-    return { path, summary, mentionsJob };
-  });
+/**
+ * Each file's summary: the store's where the text is the one it holds, else the new one, which the
+ * store keeps. A kept summary that cannot be read back (a damaged cache) is made again here.
+ */
+async function fromStore(fs: RepoFs, store: SummaryStore, keyed: readonly KeyedSummary[]): Promise<Summarized[]> {
+  const out: Summarized[] = [];
+  for (const file of keyed) {
+    const kept = file.summary === null ? store.summaryOf(file.path) : undefined;
+    if (kept) {
+      out.push({ path: file.path, summary: kept, mentionsJob: file.mentionsJob });
+      continue;
+    }
+    const made = file.summary === null ? (await summarizeKeyed(fs, [file.path], store.keyOf, new Map()))[0] : file;
+    if (!made?.summary) continue; // no longer a text: left out, as summarizeFiles leaves it
+    store.set(made.path, made.key, made.summary);
+    out.push({ path: made.path, summary: made.summary, mentionsJob: made.mentionsJob });
+  }
+  return out;
 }
 
 /** The summaries of the files that did not change, copied: the index of the revision keeps its own. */

@@ -65,8 +65,8 @@ export interface SummaryStore {
   keyOf: TextKey;
   /** The key of the text whose summary is kept for the path. */
   keyFor(path: string): string | undefined;
-  /** The kept summary (a copy of its own: the index may keep and change it). */
-  summaryOf(path: string): FileSummary;
+  /** The kept summary (a copy of its own: the index may keep and change it); undefined where it cannot be read back (a damaged cache). */
+  summaryOf(path: string): FileSummary | undefined;
   /** Keeps a new summary (as it is now: a later change to the object is not kept). */
   set(path: string, key: string, summary: FileSummary): void;
 }
