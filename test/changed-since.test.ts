@@ -8,7 +8,7 @@
 // is not reported.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JsonFinding, JsonReport } from '../server/src/cli/formats';
@@ -348,6 +348,29 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
       assert.equal(run.stdout, since(dir).stdout);
     }
     assert.ok(!readFileSync(join(dir, CACHE)).equals(bytes), 'the summaries were made again and kept');
+  });
+
+  test('a cache folder that came with the repository (committed) or is a symbolic link is neither read nor written', () => {
+    const dir = changedRepo({ 'clusters/home/settings.yaml': settings('  OTHER: x\n') });
+    since(dir, '--cache');
+    git(dir, 'add', '-f', '.flux-job-guard-cache');
+    git(dir, 'commit', '-q', '-m', 'a cache committed');
+    const bytes = readFileSync(join(dir, CACHE));
+    const committed = since(dir, '--cache');
+    assert.equal(
+      committed.stderr,
+      `flux-job-guard: git tracks files in the cache folder ${join(dir, '.flux-job-guard-cache')} (they came with the repository, not from an earlier run): the cache is neither read nor written\n`,
+    );
+    assert.equal(committed.stdout, since(dir).stdout);
+    assert.ok(readFileSync(join(dir, CACHE)).equals(bytes), 'the committed file is left as it is');
+
+    const linked = changedRepo({ 'apps/job-b.yaml': null });
+    const target = tempDir('fjg-cache-target-');
+    symlinkSync(target, join(linked, '.flux-job-guard-cache'));
+    const run = since(linked, '--cache');
+    assert.match(run.stderr, /^flux-job-guard: the cache folder .* is a symbolic link: the cache is neither read nor written\n$/);
+    assert.equal(run.stdout, since(linked).stdout);
+    assert.deepEqual(readdirSync(target), [], 'nothing written where the link points');
   });
 
   test('--staged with it: the report of a run without it, cold and warm', () => {

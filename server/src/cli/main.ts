@@ -18,7 +18,7 @@ import { changesSince, INDEX, repositoryAt, stagedChanges } from '../node/git-ch
 import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
-import { CACHE_FOLDER, SummaryCache } from '../node/summary-cache';
+import { CACHE_FOLDER, refusedCacheFolder, SummaryCache } from '../node/summary-cache';
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
@@ -203,7 +203,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
   if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
   const cache =
-    changes && options.cacheLocation !== null ? SummaryCache.open(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation)) : undefined;
+    changes && options.cacheLocation !== null ? await openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation), io) : undefined;
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
   try {
     cache?.save();
@@ -215,6 +215,14 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   const output = options.format === 'json' ? formatJson(result, shown) : options.format === 'sarif' ? formatSarif(result, shown, VERSION) : formatText(result, shown);
   io.stdout(output);
   return result.summary.errors > 0 ? 1 : 0;
+}
+
+/** The --cache folder's summaries, or none (said once on stderr) where the folder must not be used. */
+async function openCache(folder: string, io: Io): Promise<SummaryCache | undefined> {
+  const refused = await refusedCacheFolder(folder);
+  if (refused === null) return SummaryCache.open(folder);
+  io.stderr(`flux-job-guard: ${refused}: the cache is neither read nor written\n`);
+  return undefined;
 }
 
 /** A RepoFs that answers one path (the --config file, which may live outside DIR) from memory. */

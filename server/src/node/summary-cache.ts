@@ -8,17 +8,35 @@
 // Each summary is kept as its own serialized bytes: the index keeps and may change the objects it
 // is given, and what is written back is what was made, not what the run did to it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { SummaryStore } from '../engine/pipeline/audit';
 import type { FileSummary } from '../engine/pipeline/file-summary';
+import { git } from './git-head';
 
 /** The cache folder's name, in the audited folder by default; the file listing skips it. */
 export const CACHE_FOLDER = '.flux-job-guard-cache';
 
 /** The file in the cache folder; its name changes with the format. */
 const CACHE_FILE = 'summaries-1.bin';
+
+/**
+ * Why the cache folder must not be used (null: it may be). A symbolic link would send the writes
+ * where it points. Files git tracks there came with the repository, not from an earlier run: a
+ * cache committed in a pull request could carry summaries made up to hide findings.
+ */
+export async function refusedCacheFolder(folder: string): Promise<string | null> {
+  let link: boolean;
+  try {
+    link = lstatSync(folder).isSymbolicLink();
+  } catch {
+    return null; // not there yet: the first save makes it
+  }
+  if (link) return `the cache folder ${folder} is a symbolic link`;
+  const tracked = await git(folder, ['ls-files', '-z', '--', '.']);
+  return tracked.ok && tracked.stdout !== '' ? `git tracks files in the cache folder ${folder} (they came with the repository, not from an earlier run)` : null;
+}
 
 /** The digest of a text (the key of its summary). */
 export function textKey(text: string): string {
