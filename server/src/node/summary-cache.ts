@@ -59,33 +59,10 @@ interface Header {
   entries: Array<[path: string, key: string, end: number]>;
 }
 
-/**
- * Bytes kept in few large buffers: a buffer of its own for each of 20,000 small summaries cost
- * about 2.5 kB apiece beside the bytes themselves (measured), more than the summaries.
- */
-class Arena {
-  private chunk = Buffer.allocUnsafe(0);
-  private used = 0;
-
-  /** A copy of `bytes` here, as a view of the chunk it went into. */
-  copy(bytes: Uint8Array): Uint8Array {
-    if (this.used + bytes.length > this.chunk.length) {
-      this.chunk = Buffer.allocUnsafe(Math.max(ARENA_CHUNK, bytes.length));
-      this.used = 0;
-    }
-    this.chunk.set(bytes, this.used);
-    this.used += bytes.length;
-    return this.chunk.subarray(this.used - bytes.length, this.used);
-  }
-}
-
-const ARENA_CHUNK = 4 << 20;
-
 export class SummaryCache implements SummaryStore {
   readonly keyOf = textKey;
-  /** Each summary's bytes: a view of the file read, or of the arena for those made in this run. */
+  /** Each summary's bytes: a view of the file read (no copy), or those made in this run. */
   private readonly entries = new Map<string, { key: string; bytes: Uint8Array }>();
-  private readonly arena = new Arena();
   /** The paths this run asked for or kept: only those are written back (the files of now). */
   private readonly used = new Set<string>();
   private changed = false;
@@ -136,7 +113,7 @@ export class SummaryCache implements SummaryStore {
 
   set(path: string, key: string, summary: FileSummary): void {
     this.used.add(path);
-    this.entries.set(path, { key, bytes: this.arena.copy(serialize(summary)) });
+    this.entries.set(path, { key, bytes: serialize(summary) });
     this.changed = true;
   }
 
