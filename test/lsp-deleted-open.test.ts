@@ -62,3 +62,28 @@ test('negative controls: its own file not reported deleted, the open text is ana
   assert.deepEqual(await afterDeletion('only its neighbours'), ['kustomize-reference']);
   assert.deepEqual(await afterDeletion('folder deleted', true), ['kustomize-reference']);
 });
+
+test('a folder deleted on disk, reported as the folder alone: its closed files show nothing and leave the model', async () => {
+  const JOB =
+    'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: alpine:3.20\n';
+  const JOBS = kustomization('jobs', './jobs');
+  const root = tempRepo('fjg-deleted-folder-', { 'clusters/home/flux-system/gotk-sync.yaml': GOTK, 'clusters/home/jobs.yaml': JOBS, 'jobs/once.yaml': JOB });
+  const client = new TestLspClient();
+  try {
+    await client.initialize(root);
+    await client.connection.sendRequest('fluxJobGuard/audit');
+    const job = fileUri(join(root, 'jobs/once.yaml'));
+    await client.waitForDiagnostics(job, (d) => d.some((diagnostic) => diagnostic.code === 'ttl-missing'));
+    const builder = fileUri(join(root, 'clusters/home/jobs.yaml'));
+    client.open(builder, JOBS);
+    await client.waitForDiagnostics(builder, (d) => d.length === 0);
+    rmSync(join(root, 'jobs'), { recursive: true });
+    // The watcher may report only the folder (VS Code's does for a recursive delete on some platforms).
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(join(root, 'jobs')), type: 3 }] });
+    await client.waitForDiagnostics(job, (d) => d.length === 0);
+    // The model no longer holds its files: the open Kustomization's path names nothing now.
+    await client.waitForDiagnostics(builder, (d) => d.some((diagnostic) => diagnostic.code === 'kustomize-reference'));
+  } finally {
+    await client.shutdown();
+  }
+});

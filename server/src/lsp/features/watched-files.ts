@@ -24,7 +24,7 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
         status.changed(project.rootUri);
         continue;
       }
-      const changed = await indexChange(project, path, change.type === FileChangeType.Deleted);
+      const changed = change.type === FileChangeType.Deleted ? forget(project, path, (file) => documents.get(workspace.uriOf(project, file)) !== undefined) : await indexChange(project, path);
       // Always, not only when nothing changed: a Kustomization just learnt of wants the inputs and
       // the names of files read before it (skipping this left a source's names short, by event order).
       const learnt = await project.readNewInputs();
@@ -57,14 +57,26 @@ export function registerWatchedFiles(workspace: Workspace, diagnostics: Diagnost
  * folder) or a file gone since: it is no file (it used to be recorded as an empty one), and the
  * files below it that the index has not seen are read now.
  */
-async function indexChange(project: Project, path: string, deleted: boolean): Promise<boolean> {
-  const read = deleted ? undefined : await project.fs.read(path);
-  if (read?.kind !== 'missing') return project.updateIndex(path, read?.kind === 'text' ? read.text : read ? '' : undefined);
+async function indexChange(project: Project, path: string): Promise<boolean> {
+  const read = await project.fs.read(path);
+  if (read.kind !== 'missing') return project.updateIndex(path, read.kind === 'text' ? read.text : '');
   let changed = project.updateIndex(path, undefined);
   const below = (await project.fs.listFiles()).filter((file) => file.startsWith(`${path}/`) && !project.index.hasFile(file));
   for (const file of below) {
     const inside = await project.fs.read(file);
     changed = project.updateIndex(file, inside.kind === 'text' ? inside.text : inside.kind === 'missing' ? undefined : '') || changed;
   }
+  return changed;
+}
+
+/**
+ * A deleted path leaves the index, and so does every file below it: the watcher may report a
+ * deleted folder alone, not each file in it (kept until now, those files went on shaping the model
+ * and showing their findings). Open documents speak for themselves (`open`: their paths).
+ */
+function forget(project: Project, path: string, open: (file: string) => boolean): boolean {
+  let changed = project.updateIndex(path, undefined);
+  const below = [...project.index.filePaths()].filter((file) => file.startsWith(`${path}/`) && !open(file));
+  for (const file of below) changed = project.updateIndex(file, undefined) || changed;
   return changed;
 }
