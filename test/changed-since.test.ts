@@ -398,6 +398,42 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
     assert.match(empty.stderr, /--cache-location needs a folder/);
   });
 
+  // The cache's keys are git's blob ids: a file git reports unchanged is not read where the cache
+  // holds its blob's summary. Where the working tree's bytes may not be the blob's, it must be read.
+  describe('a file git reports unchanged whose bytes are not its blob is read', () => {
+    /** job-a uses ${GREETING}: the settings as committed define it, the working tree's do not. */
+    const warmedUp = () => {
+      const dir = changedRepo({ 'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING} and more') });
+      since(dir, '--cache'); // the settings' summary kept under their blob id
+      return dir;
+    };
+    const greetingUndefined = (stdout: string) => (JSON.parse(stdout) as JsonReport).findings.some((f) => f.file === 'apps/job-a.yaml' && f.rule === 'flux-substitution-undefined');
+    const sameAsUncached = (dir: string) => {
+      assert.equal(git(dir, 'diff', '--name-only', 'HEAD', '--', 'clusters/home/settings.yaml'), '', 'git reports the settings unchanged');
+      const plain = since(dir);
+      assert.ok(greetingUndefined(plain.stdout), `the control: the working tree's settings leave GREETING undefined: ${plain.stdout}`);
+      for (const threads of ['1', '2']) assert.equal(since(dir, '--cache', '--threads', threads).stdout, plain.stdout, `threads ${threads}`);
+    };
+
+    test('a clean/smudge filter rewrites it on checkout', () => {
+      const dir = warmedUp();
+      git(dir, 'config', 'filter.rename.smudge', 'sed s/GREETING/SALUTE/');
+      git(dir, 'config', 'filter.rename.clean', 'sed s/SALUTE/GREETING/');
+      writeFileSync(join(dir, '.git', 'info', 'attributes'), 'clusters/home/settings.yaml filter=rename\n');
+      rmSync(join(dir, 'clusters/home/settings.yaml'));
+      git(dir, 'checkout', '--', 'clusters/home/settings.yaml');
+      assert.match(readFileSync(join(dir, 'clusters/home/settings.yaml'), 'utf8'), /SALUTE/);
+      sameAsUncached(dir);
+    });
+
+    test('git is told to assume it unchanged', () => {
+      const dir = warmedUp();
+      git(dir, 'update-index', '--assume-unchanged', 'clusters/home/settings.yaml');
+      writeChange(dir, { 'clusters/home/settings.yaml': settings('  SALUTE: hello\n') });
+      sameAsUncached(dir);
+    });
+  });
+
   test('a cache that cannot be written is said once, and the report is still whole', () => {
     const dir = changedRepo({ 'apps/job-b.yaml': null });
     const blocked = join(tempDir('fjg-cache-'), 'file');

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { after, describe, test } from 'node:test';
 import { summarizeFile } from '../server/src/engine/pipeline/file-summary';
-import { CACHE_FOLDER, SummaryCache, textKey } from '../server/src/node/summary-cache';
+import { CACHE_FOLDER, SummaryCache } from '../server/src/node/summary-cache';
+import { textKey } from '../server/src/node/git-blob-keys';
 import { NodeRepoFs } from '../server/src/node/node-repo-fs';
 import { removeTempRepos, tempDir } from './helpers/temp-repo';
 
@@ -22,7 +23,7 @@ function savedCache(engine: string): string {
   const folder = join(tempDir('fjg-store-'), 'cache');
   const cache = SummaryCache.open(folder, engine);
   assert.equal(cache.keyFor('ks.yaml'), undefined);
-  cache.set('ks.yaml', textKey(KS), summarizeFile('ks.yaml', KS));
+  cache.set('ks.yaml', textKey(KS), summarizeFile('ks.yaml', KS), false);
   cache.save();
   return folder;
 }
@@ -51,7 +52,7 @@ describe('SummaryCache', () => {
     const folder = join(tempDir('fjg-store-'), 'cache');
     const cache = SummaryCache.open(folder, 'e');
     const summary = summarizeFile('ks.yaml', KS);
-    cache.set('ks.yaml', 'k', summary);
+    cache.set('ks.yaml', 'k', summary, false);
     summary.facts!.kustomizations.length = 0;
     const read = cache.summaryOf('ks.yaml')!;
     assert.equal(read.facts!.kustomizations.length, 1);
@@ -78,8 +79,8 @@ describe('SummaryCache', () => {
   test('only the files a run met are written back', () => {
     const folder = join(tempDir('fjg-store-'), 'cache');
     const first = SummaryCache.open(folder, 'e');
-    first.set('a.yaml', 'ka', summarizeFile('a.yaml', 'a: 1\n'));
-    first.set('b.yaml', 'kb', summarizeFile('b.yaml', 'b: 1\n'));
+    first.set('a.yaml', 'ka', summarizeFile('a.yaml', 'a: 1\n'), false);
+    first.set('b.yaml', 'kb', summarizeFile('b.yaml', 'b: 1\n'), false);
     first.save();
     const second = SummaryCache.open(folder, 'e');
     assert.equal(second.keyFor('a.yaml'), 'ka'); // b.yaml is gone from this run

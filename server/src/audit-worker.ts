@@ -4,7 +4,7 @@
 // with what the main thread's model says of each.
 import { parentPort, workerData } from 'node:worker_threads';
 import { audit, analyzeWaiting, KeptFiles, PARSE_BUDGET_CHARS, scanFiles, summarizeFiles, summarizeKeyed } from './engine/pipeline/audit';
-import { textKey } from './node/summary-cache';
+import { textKey } from './node/git-blob-keys';
 import { gitHeadReader } from './node/git-head';
 import { fullContext, SharedData, TravellingContext, WholeAuditSetup, WorkerSetup, workerExecutor } from './node/audit-workers';
 import { NodeRepoFs } from './node/node-repo-fs';

@@ -19,6 +19,7 @@ import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
 import { CACHE_FOLDER, refusedCacheFolder, SummaryCache } from '../node/summary-cache';
+import { unchangedBlobKeys } from '../node/git-blob-keys';
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
@@ -204,6 +205,8 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
   const cache =
     changes && options.cacheLocation !== null ? await openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation), io) : undefined;
+  // The files git says did not change are not read where the cache holds their texts' summaries.
+  if (cache && changes) cache.presume(await unchangedBlobKeys(root, changes.revision, new Set([...changes.files, ...(changes.unstaged ?? [])]), options.maxFileSize));
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
   try {
     cache?.save();

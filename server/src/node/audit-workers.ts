@@ -6,8 +6,20 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Analyzed, analyzeWaiting, AuditExecutor, AuditResult, scanFiles, ScanResult, summarizeFiles, summarizeKeyed, type KeyedSummary, type Summarized } from '../engine/pipeline/audit';
-import { textKey } from './summary-cache';
+import {
+  Analyzed,
+  analyzeWaiting,
+  AuditExecutor,
+  AuditResult,
+  FILES_PER_THREAD,
+  scanFiles,
+  ScanResult,
+  summarizeFiles,
+  summarizeKeyed,
+  type KeyedSummary,
+  type Summarized,
+} from '../engine/pipeline/audit';
+import { textKey } from './git-blob-keys';
 import type { Settings } from '../engine/contract/model';
 import type { FileContext, HeadReader } from '../engine/pipeline/repo-analysis';
 import type { AccountList, ServiceAccountCreator } from '../engine/pipeline/repo-index';
@@ -123,7 +135,7 @@ export function workerExecutor(
   requested?: number,
   warn: (message: string) => void = () => undefined,
 ): ((contract: Contract) => AuditExecutor) | undefined {
-  const size = requested ?? Math.min(availableParallelism(), Math.ceil(fileCount / 2000));
+  const size = requested ?? Math.min(availableParallelism(), Math.ceil(fileCount / FILES_PER_THREAD));
   // Without the worker bundle (a copied CLI), the audit runs in this thread: slower, same result.
   if (size < 2 || !workerScript()) return undefined;
   return (contract) => {

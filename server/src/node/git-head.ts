@@ -8,12 +8,14 @@ import type { HeadReader } from '../engine/pipeline/repo-analysis';
 
 const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 
-/** Runs the user's git in `root`; never throws (a failure is `ok: false` with git's stderr). */
-export function git(root: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+/** Runs the user's git in `root`, `input` on its stdin; never throws (a failure is `ok: false` with git's stderr). */
+export function git(root: string, args: string[], input?: string): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['-C', root, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 10000, env: GIT_ENV }, (error, stdout, stderr) =>
+    const child = execFile('git', ['-C', root, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 10000, env: GIT_ENV }, (error, stdout, stderr) =>
       resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) }),
     );
+    child.stdin?.on('error', () => undefined); // git gone before reading it all: its exit says why
+    child.stdin?.end(input);
   });
 }
 

@@ -3,22 +3,25 @@
 // summary is a pure function of the path and the text, so a kept one is used wherever the text's
 // digest is the one it was made of; the engine that made it must be this one (its code's digest),
 // else the whole cache is dropped. Used by the changed-only audit (--changed-since, --staged),
-// whose time otherwise goes mostly to reading and summarising every file of the repository.
+// whose time otherwise goes mostly to reading and summarising every file of the repository. The
+// digest is git's blob id (git-blob-keys.ts): where git says a file is unchanged, its kept summary
+// is used without the file being read at all.
 //
 // Each summary is kept as its own serialized bytes: the index keeps and may change the objects it
 // is given, and what is written back is what was made, not what the run did to it.
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { SummaryStore } from '../engine/pipeline/audit';
+import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
 import type { FileSummary } from '../engine/pipeline/file-summary';
+import { createHash } from 'node:crypto';
+import { textKey } from './git-blob-keys';
 import { git } from './git-head';
 
 /** The cache folder's name, in the audited folder by default; the file listing skips it. */
 export const CACHE_FOLDER = '.flux-job-guard-cache';
 
-/** The file in the cache folder; its name changes with the format. */
+/** The file in the cache folder (a cache of another format is another engine's: dropped, see Header.engine). */
 const CACHE_FILE = 'summaries-1.bin';
 
 /**
@@ -38,11 +41,6 @@ export async function refusedCacheFolder(folder: string): Promise<string | null>
   return tracked.ok && tracked.stdout !== '' ? `git tracks files in the cache folder ${folder} (they came with the repository, not from an earlier run)` : null;
 }
 
-/** The digest of a text (the key of its summary). */
-export function textKey(text: string): string {
-  return createHash('sha256').update(text).digest('base64');
-}
-
 /** The digest of the running code: a summary made by other code is not this code's. */
 export function engineKey(codeFile: string = __filename): string {
   try {
@@ -55,14 +53,19 @@ export function engineKey(codeFile: string = __filename): string {
 /** The file: the length of its header (4 bytes), the header, then every summary's bytes in a row. */
 interface Header {
   engine: string;
-  /** Each file's path, the key of its text, and where its summary's bytes end, counted from the first summary's start (each starts where the one before ends). */
-  entries: Array<[path: string, key: string, end: number]>;
+  /**
+   * Each file's path, the key of its text, where its summary's bytes end, counted from the first
+   * summary's start (each starts where the one before ends), and whether its text says Job.
+   */
+  entries: Array<[path: string, key: string, end: number, mentionsJob: boolean]>;
 }
 
 export class SummaryCache implements SummaryStore {
   readonly keyOf = textKey;
   /** Each summary's bytes: a view of the file read (no copy), or those made in this run. */
-  private readonly entries = new Map<string, { key: string; bytes: Uint8Array }>();
+  private readonly entries = new Map<string, Entry>();
+  /** The keys of texts known without reading them (presume): git's blob ids of unchanged files. */
+  private readonly presumed = new Map<string, string>();
   /** The paths this run asked for or kept: only those are written back (the files of now). */
   private readonly used = new Set<string>();
   private changed = false;
@@ -83,9 +86,9 @@ export class SummaryCache implements SummaryStore {
       if (header.engine !== engine) return cache;
       const summaries = bytes.subarray(headerEnd);
       let start = 0;
-      for (const [path, key, end] of header.entries) {
+      for (const [path, key, end, mentionsJob] of header.entries) {
         if (end < start || end > summaries.length) throw new Error('the cache is cut short');
-        cache.entries.set(path, { key, bytes: summaries.subarray(start, end) });
+        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true });
         start = end;
       }
     } catch {
@@ -97,6 +100,21 @@ export class SummaryCache implements SummaryStore {
   keyFor(path: string): string | undefined {
     this.used.add(path);
     return this.entries.get(path)?.key;
+  }
+
+  /** Takes the keys of the files whose texts are known without reading them (git-blob-keys.ts). */
+  presume(keys: ReadonlyMap<string, string>): void {
+    for (const [path, key] of keys) this.presumed.set(path, key);
+  }
+
+  unread(path: string): KeptSummary | undefined {
+    const key = this.presumed.get(path);
+    const entry = this.entries.get(path);
+    if (key === undefined || entry?.key !== key) return undefined;
+    const summary = this.summaryOf(path);
+    if (!summary) return undefined;
+    this.used.add(path);
+    return { summary, mentionsJob: entry.mentionsJob };
   }
 
   summaryOf(path: string): FileSummary | undefined {
@@ -111,9 +129,9 @@ export class SummaryCache implements SummaryStore {
     return undefined;
   }
 
-  set(path: string, key: string, summary: FileSummary): void {
+  set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void {
     this.used.add(path);
-    this.entries.set(path, { key, bytes: serialize(summary) });
+    this.entries.set(path, { key, bytes: serialize(summary), mentionsJob });
     this.changed = true;
   }
 
@@ -130,7 +148,7 @@ export class SummaryCache implements SummaryStore {
       return entry ? [{ path, ...entry }] : [];
     });
     let end = 0;
-    const header = serialize({ engine: this.engine, entries: kept.map(({ path, key, bytes }) => [path, key, (end += bytes.length)]) } satisfies Header);
+    const header = serialize({ engine: this.engine, entries: kept.map(({ path, key, bytes, mentionsJob }) => [path, key, (end += bytes.length), mentionsJob]) } satisfies Header);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
     const folder = dirname(this.file);
@@ -140,6 +158,13 @@ export class SummaryCache implements SummaryStore {
     writeFileSync(partial, Buffer.concat([length, header, ...kept.map((entry) => entry.bytes)]));
     renameSync(partial, this.file);
   }
+}
+
+/** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job. */
+interface Entry {
+  key: string;
+  bytes: Uint8Array;
+  mentionsJob: boolean;
 }
 
 /** Enough of a FileSummary's shape to tell it from bytes that happen to deserialise to something else. */

@@ -12,6 +12,7 @@ import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
 import {
   countFindings,
+  FILES_PER_THREAD,
   readContract,
   sortFindings,
   summarize,
@@ -38,8 +39,26 @@ export interface RevisionFiles {
 /** The audit of what a change can affect, and which files those are. */
 export type ChangedAudit = AuditResult & { affected: ReadonlySet<string> };
 
-/** Each file's summary (summarizeFiles), made in the executor's workers where there is one, and taken from the summary store where it holds the text's. */
+/**
+ * Each file's summary (summarizeFiles), made in the executor's workers where there is one, and
+ * taken from the summary store where it holds the text's: without reading the file where the
+ * store knows its text (unread), else after reading it to key it.
+ */
 async function summarizedNow(fs: RepoFs, paths: string[], options: AuditOptions): Promise<Summarized[]> {
+  const store = options.summaryStore;
+  const unread: Summarized[] = [];
+  const toRead = paths.filter((path) => {
+    const kept = store?.unread?.(path);
+    if (kept) unread.push({ path, ...kept });
+    return !kept;
+  });
+  // The workers were counted for every file: where the kept summaries leave too few to pay for their start, none start.
+  const workers = toRead.length === paths.length || toRead.length >= FILES_PER_THREAD;
+  return [...unread, ...(await summarizedRead(fs, toRead, workers ? options : { ...options, executor: undefined }))];
+}
+
+/** summarizedNow for the files that are read. */
+async function summarizedRead(fs: RepoFs, paths: string[], options: AuditOptions): Promise<Summarized[]> {
   const store = options.summaryStore;
   if (!options.executor) return store ? fromStore(fs, store, await summarizeKeyed(fs, paths, store.keyOf, knownKeys(store, paths))) : summarizeFiles(fs, paths);
   const executor = options.executor((await readContract(fs, options)).contract);
@@ -76,7 +95,7 @@ async function fromStore(fs: RepoFs, store: SummaryStore, keyed: readonly KeyedS
     }
     const made = file.summary === null ? (await summarizeKeyed(fs, [file.path], store.keyOf, new Map()))[0] : file;
     if (!made?.summary) continue; // no longer a text: left out, as summarizeFiles leaves it
-    store.set(made.path, made.key, made.summary);
+    store.set(made.path, made.key, made.summary, made.mentionsJob);
     out.push({ path: made.path, summary: made.summary, mentionsJob: made.mentionsJob });
   }
   return out;

@@ -57,6 +57,9 @@ export interface AuditOptions {
   summaryStore?: SummaryStore;
 }
 
+/** A worker thread pays for its start (a second or so of loading and warming up) from about this many files. */
+export const FILES_PER_THREAD = 2000;
+
 /**
  * Where summaries outlive a run (the CLI's --cache: node/summary-cache.ts). A summary is a pure
  * function of the path and the text, so one kept under the text's key is that text's summary.
@@ -67,9 +70,17 @@ export interface SummaryStore {
   keyFor(path: string): string | undefined;
   /** The kept summary (a copy of its own: the index may keep and change it); undefined where it cannot be read back (a damaged cache). */
   summaryOf(path: string): FileSummary | undefined;
-  /** Keeps a new summary (as it is now: a later change to the object is not kept). */
-  set(path: string, key: string, summary: FileSummary): void;
+  /**
+   * The kept summary of a file whose text the store knows without it being read (the CLI: git says
+   * the file is the blob the summary was made of); undefined: the file must be read.
+   */
+  unread?(path: string): KeptSummary | undefined;
+  /** Keeps a new summary (as it is now: a later change to the object is not kept), and whether its text says Job. */
+  set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void;
 }
+
+/** A summary kept from an earlier run, and whether its text says Job (see Summarized). */
+export type KeptSummary = Omit<Summarized, 'path'>;
 
 export async function readContract(fs: RepoFs, options: AuditOptions) {
   const path = options.contractPath ?? CONTRACT_FILE_NAME;

@@ -1,0 +1,93 @@
+// The keys of the cache's summaries (the CLI's --cache) are git's blob ids, so that git can say,
+// without a file being read, which kept summary is the file's: a file git reports unchanged since
+// the revision holds that revision's blob, and a kept summary made of a text with that blob id is
+// its summary. A fresh clone (a CI job that restores the cache) then reads only what changed.
+//
+// That holds where the bytes in the working tree are the blob's: git converts nothing on checkout
+// (no filter, ident, working-tree-encoding or CRLF conversion), nothing hides a change from git
+// (assume-unchanged, skip-worktree), the path is a plain file in git (not a link, not a
+// submodule), and reading it keeps it whole (within the size limit). Everywhere else the file is
+// read, as without the cache.
+import { createHash } from 'node:crypto';
+import { git } from './git-head';
+
+/** Reading a file looks for NUL bytes in this many first bytes (decodeFile). */
+const BINARY_PROBE_BYTES = 8192;
+
+/**
+ * The key of a text: git's blob id of its UTF-8 bytes where reading those bytes as a file gives
+ * back this text (decodeFile: no byte order mark to drop, no NUL where it looks for one), so a
+ * file git holds as that blob reads as this text. Else a digest no blob id equals, which only the
+ * same text matches.
+ */
+export function textKey(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (text.charCodeAt(0) === 0xfeff || bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return `sha256:${createHash('sha256').update(bytes).digest('base64')}`;
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** Paths of git's `-z` output, split on NUL, without the empty last item. */
+function records(stdout: string): string[] {
+  return stdout.split('\0').filter((record) => record !== '');
+}
+
+/** Whether git may change a file's bytes on checkout in this repository whatever its attributes say (core.autocrlf, core.eol). */
+async function convertsEveryCheckout(root: string): Promise<boolean> {
+  const config = await git(root, ['config', '-z', '--get-regexp', '^core\\.(autocrlf|eol)$']);
+  // Exit 1 with no output: neither is set.
+  for (const record of records(config.stdout)) {
+    const [name, value = 'true'] = record.split('\n');
+    const setting = value.toLowerCase();
+    if (name === 'core.autocrlf' && !['false', 'no', 'off', '0', 'input'].includes(setting)) return true;
+    if (name === 'core.eol' && (setting === 'crlf' || (setting === 'native' && process.platform === 'win32'))) return true;
+  }
+  return false;
+}
+
+/** The paths whose attributes ask git to change their bytes on checkout (a filter, ident, an encoding, eol=crlf); undefined: git cannot tell. */
+async function convertedPaths(root: string, paths: readonly string[]): Promise<Set<string> | undefined> {
+  const attributes = await git(root, ['check-attr', '-z', '--stdin', 'filter', 'ident', 'working-tree-encoding', 'eol'], paths.map((path) => `${path}\0`).join(''));
+  if (!attributes.ok) return undefined;
+  const converted = new Set<string>();
+  const fields = attributes.stdout.split('\0');
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [path, attribute, value] = [fields[i], fields[i + 1], fields[i + 2]];
+    if (value === 'unspecified' || value === 'unset') continue;
+    if (attribute !== 'eol' || value === 'crlf') converted.add(path);
+  }
+  return converted;
+}
+
+/** The paths git's index flags as plain cached entries (`H`): not assume-unchanged, not skip-worktree, not unmerged. */
+async function plainIndexEntries(root: string): Promise<Set<string> | undefined> {
+  const listed = await git(root, ['ls-files', '-v', '-z', '--', '.']);
+  if (!listed.ok) return undefined;
+  return new Set(records(listed.stdout).flatMap((record) => (record.startsWith('H ') ? [record.slice(2)] : [])));
+}
+
+/**
+ * The key of each file below `root` (relative to it) whose bytes git knows without reading it:
+ * the files that did not change since `revision` (none of `differ`), as that revision holds them,
+ * where nothing can make the working tree's bytes other than the blob's. Empty where git cannot
+ * tell (another object format, an error).
+ */
+export async function unchangedBlobKeys(root: string, revision: string, differ: ReadonlySet<string>, maxFileSize: number): Promise<Map<string, string>> {
+  const keys = new Map<string, string>();
+  const format = await git(root, ['rev-parse', '--show-object-format']);
+  if (!format.ok || format.stdout.trim() !== 'sha1' || (await convertsEveryCheckout(root))) return keys;
+  const [tree, plain] = [await git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']), await plainIndexEntries(root)];
+  if (!tree.ok || !plain) return keys;
+  for (const record of records(tree.stdout)) {
+    // <mode> SP <type> SP <object> SP+ <size> TAB <path>
+    const tab = record.indexOf('\t');
+    const [mode, type, object, size] = record.slice(0, tab).split(/ +/);
+    const path = record.slice(tab + 1);
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize) continue;
+    if (differ.has(path) || !plain.has(path)) continue;
+    keys.set(path, object);
+  }
+  const converted = await convertedPaths(root, [...keys.keys()]);
+  if (!converted) return new Map();
+  for (const path of converted) keys.delete(path);
+  return keys;
+}

@@ -1,0 +1,155 @@
+// The keys of the --cache's summaries are git's blob ids (server/src/node/git-blob-keys.ts): a file
+// git reports unchanged is not read where the cache holds the summary of its blob. These tests hold
+// the two halves to git itself: a text's key is `git hash-object` of its file, and the keys git is
+// trusted for leave out every file whose bytes may not be the blob's. The CLI's reports with such
+// a cache are compared with uncached ones in changed-since.test.ts.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { textKey, unchangedBlobKeys } from '../server/src/node/git-blob-keys';
+import { SummaryCache } from '../server/src/node/summary-cache';
+import { auditChanged } from '../server/src/engine/pipeline/audit-changed';
+import { memoryFs } from './helpers/memory-fs';
+import { removeTempRepos, tempDir, tempRepo } from './helpers/temp-repo';
+import type { RepoFs } from '../server/src/engine/base/repo-fs';
+
+after(removeTempRepos);
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', dir, '-c', 'user.name=fjg test', '-c', 'user.email=test@example.org', '-c', 'init.defaultBranch=main', ...args], { encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** A new repository with `files` committed. */
+function committed(files: Record<string, string>): string {
+  const dir = tempRepo('fjg-blob-', files);
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  return dir;
+}
+
+describe('textKey', () => {
+  test("is git's blob id of the file that holds the text", () => {
+    const dir = tempDir('fjg-key-');
+    for (const text of ['', 'a: 1\n', 'name: café — ünïcode ✓\r\nnext: 😀\n', 'no newline at the end']) {
+      writeFileSync(join(dir, 'f'), text);
+      assert.equal(textKey(text), git(dir, 'hash-object', '--no-filters', 'f').trim(), JSON.stringify(text));
+    }
+  });
+
+  test('a text that no file reads back as (a byte order mark left at its start, NUL bytes where reading looks) gets a key no blob id equals', () => {
+    const dir = tempDir('fjg-key-');
+    for (const text of ['\ufeffa: 1\n', 'a: 1\n\0b\n']) {
+      writeFileSync(join(dir, 'f'), text);
+      const key = textKey(text);
+      assert.notEqual(key, git(dir, 'hash-object', '--no-filters', 'f').trim());
+      assert.match(key, /^sha256:/);
+      assert.equal(key, textKey(text), 'the same text, the same key');
+    }
+    assert.equal(textKey(`${'x'.repeat(9000)}\0`).startsWith('sha256:'), false, 'a NUL past the bytes reading looks at is text');
+  });
+});
+
+describe('unchangedBlobKeys', () => {
+  const FILES = {
+    'plain.yaml': 'a: 1\n',
+    'sub/deep.yaml': 'b: 2\n',
+    'changed.yaml': 'c: 3\n',
+    'assumed.yaml': 'd: 4\n',
+    'filtered.yaml': 'e: 5\n',
+    'crlf.yaml': 'f: 6\n',
+    'ident.yaml': 'g: $Id$\n',
+    'big.yaml': `h: ${'x'.repeat(200)}\n`,
+  };
+
+  test('every file git knows is its blob, and none other: not one that changed, hides a change, converts on checkout, is a link or is too large', async () => {
+    const dir = committed(FILES);
+    symlinkSync('plain.yaml', join(dir, 'link.yaml'));
+    git(dir, 'add', 'link.yaml');
+    git(dir, 'commit', '-q', '-m', 'a link');
+    git(dir, 'update-index', '--assume-unchanged', 'assumed.yaml');
+    mkdirSync(join(dir, '.git', 'info'), { recursive: true });
+    writeFileSync(join(dir, '.git', 'info', 'attributes'), 'filtered.yaml filter=swap\ncrlf.yaml eol=crlf\nident.yaml ident\n');
+    const keys = await unchangedBlobKeys(dir, git(dir, 'rev-parse', 'HEAD').trim(), new Set(['changed.yaml']), 100);
+    assert.deepEqual([...keys.keys()].sort(), ['plain.yaml', 'sub/deep.yaml']);
+    assert.equal(keys.get('plain.yaml'), textKey(FILES['plain.yaml']));
+    assert.equal(keys.get('sub/deep.yaml'), git(dir, 'rev-parse', 'HEAD:sub/deep.yaml').trim());
+
+    // Below a subfolder: its paths, relative to it.
+    assert.deepEqual([...(await unchangedBlobKeys(join(dir, 'sub'), 'HEAD', new Set(), 100)).keys()], ['deep.yaml']);
+  });
+
+  test('none where git converts every checkout (core.autocrlf, core.eol=crlf), or cannot resolve the revision', async () => {
+    const dir = committed(FILES);
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    assert.ok((await unchangedBlobKeys(dir, head, new Set(), 1000)).size > 0, 'the control: keys without the setting');
+    for (const [name, value] of [
+      ['core.autocrlf', 'true'],
+      ['core.eol', 'crlf'],
+    ]) {
+      git(dir, 'config', name, value);
+      assert.equal((await unchangedBlobKeys(dir, head, new Set(), 1000)).size, 0, `${name}=${value}`);
+      git(dir, 'config', '--unset', name);
+    }
+    git(dir, 'config', 'core.autocrlf', 'input'); // converts on commit only
+    assert.ok((await unchangedBlobKeys(dir, head, new Set(), 1000)).size > 0, 'core.autocrlf=input');
+    assert.equal((await unchangedBlobKeys(dir, 'no-such-revision', new Set(), 1000)).size, 0);
+  });
+});
+
+describe('the changed-only audit with summaries kept by blob id', () => {
+  const job = (name: string, ttl: string) =>
+    `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ${name}\nspec:\n${ttl}  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: main\n          image: alpine:3.20\n          command: ["date"]\n`;
+  const BEFORE: Record<string, string> = {
+    'apps/job.yaml': job('job', ''),
+    'apps/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  A: b\n',
+    'apps/kustomization.yaml': 'resources:\n  - job.yaml\n  - config.yaml\n',
+  };
+  const NOW = { ...BEFORE, 'apps/job.yaml': job('job', '  # converges: it writes the same report again\n  ttlSecondsAfterFinished: 86400\n') };
+
+  /** `files` as a repository whose reads are counted, by path. */
+  function counted(files: Record<string, string>): { fs: RepoFs; reads: Map<string, number> } {
+    const inner = memoryFs(files);
+    const reads = new Map<string, number>();
+    return {
+      reads,
+      fs: {
+        listFiles: () => inner.listFiles(),
+        read: (path) => {
+          reads.set(path, (reads.get(path) ?? 0) + 1);
+          return inner.read(path);
+        },
+      },
+    };
+  }
+
+  const run = (fs: RepoFs, store?: SummaryCache) =>
+    auditChanged({ fs, files: Object.keys(NOW).sort() }, new Set(['apps/job.yaml']), () => Promise.resolve({ fs: memoryFs(BEFORE), files: Object.keys(BEFORE).sort() }), { summaryStore: store });
+
+  test('a file whose kept summary is its blob is not read; the report is the one without the cache', async () => {
+    const folder = join(tempDir('fjg-blob-cache-'), 'cache');
+    const plain = await run(memoryFs(NOW));
+    const cold = SummaryCache.open(folder, 'test-engine');
+    const first = counted(NOW);
+    assert.deepEqual(await run(first.fs, cold), plain);
+    cold.save();
+    assert.ok(first.reads.has('apps/config.yaml'), 'the control: a run that does not know the blob reads the file');
+
+    const warm = SummaryCache.open(folder, 'test-engine');
+    const unchanged = new Map(Object.entries(NOW).flatMap(([path, text]): Array<[string, string]> => (path === 'apps/job.yaml' ? [] : [[path, textKey(text)]])));
+    warm.presume(unchanged);
+    const second = counted(NOW);
+    assert.deepEqual(await run(second.fs, warm), plain);
+    assert.equal(second.reads.get('apps/config.yaml'), undefined, 'the ConfigMap, unchanged, is not read');
+    assert.ok(second.reads.has('apps/job.yaml'), 'the changed Job is');
+
+    // A presumed key that is not the kept summary's (the file is another blob now): read.
+    const other = SummaryCache.open(folder, 'test-engine');
+    other.presume(new Map([['apps/config.yaml', textKey('another text\n')]]));
+    const third = counted(NOW);
+    assert.deepEqual(await run(third.fs, other), plain);
+    assert.ok(third.reads.has('apps/config.yaml'));
+  });
+});
