@@ -183,6 +183,9 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     io.stderr(`flux-job-guard: ${changes.message}\n`);
     return 2;
   }
+  // The files git says did not change are not read where the cache holds their texts' summaries:
+  // git is asked now, while the files are listed.
+  const blobKeys = changes && options.cacheLocation !== null ? unchangedBlobKeys(root, changes.revision, new Set([...changes.files, ...(changes.unstaged ?? [])]), options.maxFileSize) : undefined;
   const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
   // Listed once: the count decides the threads, and the audit walks the same list.
   let files = await fs.listFiles();
@@ -205,8 +208,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
   const cache =
     changes && options.cacheLocation !== null ? await openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation), io) : undefined;
-  // The files git says did not change are not read where the cache holds their texts' summaries.
-  if (cache && changes) cache.presume(await unchangedBlobKeys(root, changes.revision, new Set([...changes.files, ...(changes.unstaged ?? [])]), options.maxFileSize));
+  if (cache && blobKeys) cache.presume(await blobKeys);
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
   try {
     cache?.save();

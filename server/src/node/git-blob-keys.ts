@@ -73,10 +73,14 @@ async function plainIndexEntries(root: string): Promise<Set<string> | undefined>
  */
 export async function unchangedBlobKeys(root: string, revision: string, differ: ReadonlySet<string>, maxFileSize: number): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
-  const format = await git(root, ['rev-parse', '--show-object-format']);
-  if (!format.ok || format.stdout.trim() !== 'sha1' || (await convertsEveryCheckout(root))) return keys;
-  const [tree, plain] = [await git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']), await plainIndexEntries(root)];
-  if (!tree.ok || !plain) return keys;
+  // Asked at once: each is a process of its own.
+  const [format, converts, tree, plain] = await Promise.all([
+    git(root, ['rev-parse', '--show-object-format']),
+    convertsEveryCheckout(root),
+    git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']),
+    plainIndexEntries(root),
+  ]);
+  if (!format.ok || format.stdout.trim() !== 'sha1' || converts || !tree.ok || !plain) return keys;
   for (const record of records(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
     const tab = record.indexOf('\t');

@@ -32,9 +32,11 @@ export async function changesSince(root: string, rev: string): Promise<ChangesSi
   if (!resolved.ok) return { ok: false, message: `--changed-since: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
   const revision = resolved.stdout.trim();
   // --no-renames: a rename is its two paths, and both matter (the old one's builders lost a file).
-  const diff = await git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']);
+  const [diff, untracked] = await Promise.all([
+    git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']),
+    git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']),
+  ]);
   if (!diff.ok) return { ok: false, message: `--changed-since: git diff ${rev} failed (git: ${gitMessage(diff.stderr)})` };
-  const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
   if (!untracked.ok) return { ok: false, message: `--changed-since: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
   return { ok: true, revision, files: new Set([...paths(diff.stdout), ...paths(untracked.stdout)]) };
 }
