@@ -559,7 +559,7 @@ async function changedFigures(generated: Generated): Promise<void> {
     samples: cached,
     baseline,
     targetRatio: 0.1,
-    note: 'the cache written before the change; each file read and keyed, one summarised',
+    note: 'the cache written before the change; the files git reports unchanged are not read, the changed one is read and summarised',
   });
 }
 
