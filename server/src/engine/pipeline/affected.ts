@@ -117,6 +117,9 @@ async function readPlainNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): P
   for (const [path, entries] of index.fluxGraph().allEntries()) {
     if (entries.every((entry) => entry.builder.vars?.substitutes)) continue;
     if (index.namesUsedBy(path).length > 0) continue;
+    // A file the index holds has names to read only where its summary left them (its text has `${`):
+    // the others would be read for nothing (most of a repository's files).
+    if (index.hasFile(path) && !index.namesPending(path)) continue;
     const read = await fs.read(path);
     if (read.kind !== 'text' || !read.text.includes('${')) continue;
     index.setUses(

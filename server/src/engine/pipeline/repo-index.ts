@@ -410,6 +410,11 @@ export class RepoIndex {
     return [...(this.uses.get(path) ?? []), ...(input?.uses ?? []), ...(input?.envUses ?? [])];
   }
 
+  /** Whether the file holds `${` and its names were not read yet (its summary left them for later: FileSummary.usesPending). */
+  namesPending(path: string): boolean {
+    return this.usesPending.has(path);
+  }
+
   /** What one file tells the model (null: nothing, or no such file). */
   factsOf(path: string): FileFacts | null {
     return this.facts.get(path) ?? null;
