@@ -9,12 +9,12 @@
 //
 // Each summary is kept as its own serialized bytes: the index keeps and may change the objects it
 // is given, and what is written back is what was made, not what the run did to it.
+import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
 import type { FileSummary } from '../engine/pipeline/file-summary';
-import { createHash } from 'node:crypto';
 import { textKey } from './git-blob-keys';
 import { git } from './git-head';
 
