@@ -97,6 +97,16 @@ describe('unchangedBlobKeys', () => {
     assert.ok((await unchangedBlobKeys(dir, head, new Set(), 1000)).size > 0, 'core.autocrlf=input');
     assert.equal((await unchangedBlobKeys(dir, 'no-such-revision', new Set(), 1000)).size, 0);
   });
+  test("a `text` attribute converts where git's native line ending is CRLF (Windows), unless core.eol=lf", async () => {
+    const dir = committed({ 'a.yaml': 'a: 1\n', 'b.yaml': 'b: 1\n' });
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(dir, '.git', 'info', 'attributes'), 'a.yaml text\n');
+    const keysOn = async (platform: NodeJS.Platform) => [...(await unchangedBlobKeys(dir, head, new Set(), 1000, platform)).keys()].sort();
+    assert.deepEqual(await keysOn('linux'), ['a.yaml', 'b.yaml']);
+    assert.deepEqual(await keysOn('win32'), ['b.yaml']);
+    git(dir, 'config', 'core.eol', 'lf');
+    assert.deepEqual(await keysOn('win32'), ['a.yaml', 'b.yaml']);
+  });
 });
 
 describe('the changed-only audit with summaries kept by blob id', () => {

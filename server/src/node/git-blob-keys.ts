@@ -4,7 +4,8 @@
 // its summary. A fresh clone (a CI job that restores the cache) then reads only what changed.
 //
 // That holds where the bytes in the working tree are the blob's: git converts nothing on checkout
-// (no filter, ident, working-tree-encoding or CRLF conversion), nothing hides a change from git
+// (no filter, ident, working-tree-encoding or CRLF conversion; on Windows a `text` attribute means
+// CRLF unless core.eol=lf), nothing hides a change from git
 // (assume-unchanged, skip-worktree), the path is a plain file in git (not a link, not a
 // submodule), and reading it keeps it whole (within the size limit). Everywhere else the file is
 // read, as without the cache.
@@ -31,29 +32,38 @@ function records(stdout: string): string[] {
   return stdout.split('\0').filter((record) => record !== '');
 }
 
-/** Whether git may change a file's bytes on checkout in this repository whatever its attributes say (core.autocrlf, core.eol). */
-async function convertsEveryCheckout(root: string): Promise<boolean> {
+/**
+ * Where git writes CRLF on checkout, whatever else the attributes say: `every` text file
+ * (core.autocrlf=true; core.eol=crlf, taken as broadly), the files with a `text` attribute
+ * (`text`: git's native line ending is CRLF, on Windows, unless core.eol says lf), or `none`.
+ */
+async function checkoutCrlf(root: string, platform: NodeJS.Platform): Promise<'every' | 'text' | 'none'> {
   const config = await git(root, ['config', '-z', '--get-regexp', '^core\\.(autocrlf|eol)$']);
   // Exit 1 with no output: neither is set.
+  let eol = 'native';
   for (const record of records(config.stdout)) {
     const [name, value = 'true'] = record.split('\n');
     const setting = value.toLowerCase();
-    if (name === 'core.autocrlf' && !['false', 'no', 'off', '0', 'input'].includes(setting)) return true;
-    if (name === 'core.eol' && (setting === 'crlf' || (setting === 'native' && process.platform === 'win32'))) return true;
+    if (name === 'core.autocrlf' && !['false', 'no', 'off', '0', 'input'].includes(setting)) return 'every';
+    if (name === 'core.eol') eol = setting;
   }
-  return false;
+  if (eol === 'crlf') return 'every';
+  return eol === 'native' && platform === 'win32' ? 'text' : 'none';
 }
 
-/** The paths whose attributes ask git to change their bytes on checkout (a filter, ident, an encoding, eol=crlf); undefined: git cannot tell. */
-async function convertedPaths(root: string, paths: readonly string[]): Promise<Set<string> | undefined> {
-  const attributes = await git(root, ['check-attr', '-z', '--stdin', 'filter', 'ident', 'working-tree-encoding', 'eol'], paths.map((path) => `${path}\0`).join(''));
+/**
+ * The paths whose attributes ask git to change their bytes on checkout (a filter, ident, an
+ * encoding, eol=crlf; with `textCrlf`, a `text` attribute too); undefined: git cannot tell.
+ */
+async function convertedPaths(root: string, paths: readonly string[], textCrlf: boolean): Promise<Set<string> | undefined> {
+  const attributes = await git(root, ['check-attr', '-z', '--stdin', 'filter', 'ident', 'working-tree-encoding', 'eol', 'text'], paths.map((path) => `${path}\0`).join(''));
   if (!attributes.ok) return undefined;
   const converted = new Set<string>();
   const fields = attributes.stdout.split('\0');
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const [path, attribute, value] = [fields[i], fields[i + 1], fields[i + 2]];
     if (value === 'unspecified' || value === 'unset') continue;
-    if (attribute !== 'eol' || value === 'crlf') converted.add(path);
+    if (attribute === 'eol' ? value === 'crlf' : attribute !== 'text' || textCrlf) converted.add(path);
   }
   return converted;
 }
@@ -71,16 +81,16 @@ async function plainIndexEntries(root: string): Promise<Set<string> | undefined>
  * where nothing can make the working tree's bytes other than the blob's. Empty where git cannot
  * tell (another object format, an error).
  */
-export async function unchangedBlobKeys(root: string, revision: string, differ: ReadonlySet<string>, maxFileSize: number): Promise<Map<string, string>> {
+export async function unchangedBlobKeys(root: string, revision: string, differ: ReadonlySet<string>, maxFileSize: number, platform = process.platform): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
   // Asked at once: each is a process of its own.
-  const [format, converts, tree, plain] = await Promise.all([
+  const [format, crlf, tree, plain] = await Promise.all([
     git(root, ['rev-parse', '--show-object-format']),
-    convertsEveryCheckout(root),
+    checkoutCrlf(root, platform),
     git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']),
     plainIndexEntries(root),
   ]);
-  if (!format.ok || format.stdout.trim() !== 'sha1' || converts || !tree.ok || !plain) return keys;
+  if (!format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !tree.ok || !plain) return keys;
   for (const record of records(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
     const tab = record.indexOf('\t');
@@ -90,7 +100,7 @@ export async function unchangedBlobKeys(root: string, revision: string, differ: 
     if (differ.has(path) || !plain.has(path)) continue;
     keys.set(path, object);
   }
-  const converted = await convertedPaths(root, [...keys.keys()]);
+  const converted = await convertedPaths(root, [...keys.keys()], crlf === 'text');
   if (!converted) return new Map();
   for (const path of converted) keys.delete(path);
   return keys;
