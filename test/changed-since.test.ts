@@ -398,6 +398,22 @@ describe('audit --changed-since with --cache (summaries kept between runs)', () 
     assert.match(empty.stderr, /--cache-location needs a folder/);
   });
 
+  test('a fresh clone with the cache copied in (a CI job that restores it) is warm: nothing is summarised again, the report is the same', () => {
+    const dir = changedRepo({ 'apps/job-a.yaml': job('job-a', '', 'echo ${GREETING} ${MISSING}') });
+    git(dir, 'commit', '-q', '-am', 'the pull request');
+    since(dir, '--cache'); // HEAD: nothing changed
+    const ran = cli([dir, '--format', 'json', '--changed-since', 'HEAD~1', '--cache']);
+    const clone = join(tempDir('fjg-clone-'), 'repo');
+    execFileSync('git', ['clone', '-q', dir, clone]);
+    cpSync(join(dir, '.flux-job-guard-cache'), join(clone, '.flux-job-guard-cache'), { recursive: true });
+    const bytes = readFileSync(join(clone, CACHE));
+    const warm = cli([clone, '--format', 'json', '--changed-since', 'HEAD~1', '--cache']);
+    assert.equal(warm.stderr, '');
+    assert.equal(warm.stdout, cli([clone, '--format', 'json', '--changed-since', 'HEAD~1']).stdout);
+    assert.equal(warm.stdout, ran.stdout, 'the clone reports what the folder that wrote the cache reported');
+    assert.ok(readFileSync(join(clone, CACHE)).equals(bytes), 'every summary came from the cache: it is not rewritten');
+  });
+
   // The cache's keys are git's blob ids: a file git reports unchanged is not read where the cache
   // holds its blob's summary. Where the working tree's bytes may not be the blob's, it must be read.
   describe('a file git reports unchanged whose bytes are not its blob is read', () => {
