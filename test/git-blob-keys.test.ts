@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { textKey, unchangedBlobKeys } from '../server/src/node/git-blob-keys';
+import { blobKeysAt, textKey, unchangedBlobKeys, unchangedSince } from '../server/src/node/git-blob-keys';
 import { SummaryCache } from '../server/src/node/summary-cache';
 import { auditChanged } from '../server/src/engine/pipeline/audit-changed';
 import { memoryFs } from './helpers/memory-fs';
@@ -97,6 +97,19 @@ describe('unchangedBlobKeys', () => {
     assert.ok((await unchangedBlobKeys(dir, head, new Set(), 1000)).size > 0, 'core.autocrlf=input');
     assert.equal((await unchangedBlobKeys(dir, 'no-such-revision', new Set(), 1000)).size, 0);
   });
+  test('asked before the changes are known: the keys count only for the revision the changes were worked out against', async () => {
+    const dir = committed({ 'a.yaml': 'a: 1\n', 'b.yaml': 'b: 1\n' });
+    const first = git(dir, 'rev-parse', 'HEAD').trim();
+    const at = await blobKeysAt(dir, 'HEAD', 1000);
+    assert.equal(at?.revision, first);
+    assert.deepEqual([...unchangedSince(at, first, ['b.yaml']).keys()], ['a.yaml']);
+    writeFileSync(join(dir, 'a.yaml'), 'a: 2\n');
+    git(dir, 'commit', '-q', '-am', 'a commit made meanwhile');
+    const second = git(dir, 'rev-parse', 'HEAD').trim();
+    assert.equal(unchangedSince(at, second, []).size, 0, "the keys of HEAD before the commit are not the new HEAD's");
+    assert.equal(await blobKeysAt(dir, 'no-such-revision', 1000), null);
+  });
+
   test("a `text` attribute converts where git's native line ending is CRLF (Windows), unless core.eol=lf", async () => {
     const dir = committed({ 'a.yaml': 'a: 1\n', 'b.yaml': 'b: 1\n' });
     const head = git(dir, 'rev-parse', 'HEAD').trim();

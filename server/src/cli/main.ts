@@ -19,7 +19,7 @@ import { decodeFile, DEFAULT_MAX_FILE_SIZE } from '../engine/base/repo-fs';
 
 import { VERSION } from '../shared/version';
 import { CACHE_FOLDER, refusedCacheFolder, SummaryCache } from '../node/summary-cache';
-import { unchangedBlobKeys } from '../node/git-blob-keys';
+import { blobKeysAt, unchangedSince } from '../node/git-blob-keys';
 
 const HELP = `flux-job-guard ${VERSION}: keeps the Jobs of a Flux GitOps repository safe to run again.
 
@@ -177,18 +177,22 @@ async function runAudit(args: string[], io: Io): Promise<number> {
     }
   }
   const root = (fs as NodeRepoFs).root ?? dir;
-  // Asked before the audit: a revision git cannot resolve is a usage error, said at once.
-  const changes = options.staged ? await stagedChanges(root) : options.changedSince === null ? null : await changesSince(root, options.changedSince);
+  // git is asked at once, and works while the files are listed: what changed, HEAD, and (with
+  // --cache) the blob ids of the files that may not have changed, which are then not read where
+  // the cache holds their texts' summaries.
+  const base = options.staged ? 'HEAD' : options.changedSince;
+  const changesAsked = options.staged ? stagedChanges(root) : base === null ? null : changesSince(root, base);
+  const blobKeys = base !== null && options.cacheLocation !== null ? blobKeysAt(root, base, options.maxFileSize) : undefined;
+  const headAsked = options.git ? gitHeadReader(dir) : null;
+  // Listed once: the count decides the threads, and the audit walks the same list.
+  let files = await fs.listFiles();
+  // Before the audit: a revision git cannot resolve is a usage error, said at once.
+  const changes = await changesAsked;
   if (changes && !changes.ok) {
     io.stderr(`flux-job-guard: ${changes.message}\n`);
     return 2;
   }
-  // The files git says did not change are not read where the cache holds their texts' summaries:
-  // git is asked now, while the files are listed.
-  const blobKeys = changes && options.cacheLocation !== null ? unchangedBlobKeys(root, changes.revision, new Set([...changes.files, ...(changes.unstaged ?? [])]), options.maxFileSize) : undefined;
-  const head = options.git ? ((await gitHeadReader(dir)) ?? undefined) : undefined;
-  // Listed once: the count decides the threads, and the audit walks the same list.
-  let files = await fs.listFiles();
+  const head = (await headAsked) ?? undefined;
   let listed: RepoFs = { listFiles: () => Promise.resolve([...files]), read: (path) => fs.read(path) };
   /** Texts that are not the disk's (--staged: the index's), for the workers too. */
   const open: Array<[string, string]> = [];
@@ -208,7 +212,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
   const cache =
     changes && options.cacheLocation !== null ? await openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation), io) : undefined;
-  if (cache && blobKeys) cache.presume(await blobKeys);
+  if (cache && changes && blobKeys) cache.presume(unchangedSince(await blobKeys, changes.revision, [...changes.files, ...(changes.unstaged ?? [])]));
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
   try {
     cache?.save();

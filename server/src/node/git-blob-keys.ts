@@ -75,33 +75,58 @@ async function plainIndexEntries(root: string): Promise<Set<string> | undefined>
   return new Set(records(listed.stdout).flatMap((record) => (record.startsWith('H ') ? [record.slice(2)] : [])));
 }
 
+/** What git holds at a revision: the commit the revision names, and the keys blobKeysAt trusts. */
+export interface BlobKeysAt {
+  revision: string;
+  keys: Map<string, string>;
+}
+
 /**
- * The key of each file below `root` (relative to it) whose bytes git knows without reading it:
- * the files that did not change since `revision` (none of `differ`), as that revision holds them,
- * where nothing can make the working tree's bytes other than the blob's. Empty where git cannot
- * tell (another object format, an error).
+ * The key of each file below `root` (relative to it) as the revision `rev` (as the user wrote it)
+ * holds it, where nothing can make the working tree's bytes other than the blob's; null where git
+ * cannot tell (no such revision, another object format, an error). True of a file in the working
+ * tree only where it did not change since (see unchangedSince). Asked at once, each question a
+ * process of its own, so the caller can start it before it knows what changed.
  */
-export async function unchangedBlobKeys(root: string, revision: string, differ: ReadonlySet<string>, maxFileSize: number, platform = process.platform): Promise<Map<string, string>> {
-  const keys = new Map<string, string>();
-  // Asked at once: each is a process of its own.
-  const [format, crlf, tree, plain] = await Promise.all([
+export async function blobKeysAt(root: string, rev: string, maxFileSize: number, platform = process.platform): Promise<BlobKeysAt | null> {
+  const [resolved, format, crlf, plain] = await Promise.all([
+    git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]),
     git(root, ['rev-parse', '--show-object-format']),
     checkoutCrlf(root, platform),
-    git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']),
     plainIndexEntries(root),
   ]);
-  if (!format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !tree.ok || !plain) return keys;
+  if (!resolved.ok || !format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !plain) return null;
+  const revision = resolved.stdout.trim();
+  const tree = await git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']);
+  if (!tree.ok) return null;
+  const keys = new Map<string, string>();
   for (const record of records(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
     const tab = record.indexOf('\t');
     const [mode, type, object, size] = record.slice(0, tab).split(/ +/);
     const path = record.slice(tab + 1);
-    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize) continue;
-    if (differ.has(path) || !plain.has(path)) continue;
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize || !plain.has(path)) continue;
     keys.set(path, object);
   }
   const converted = await convertedPaths(root, [...keys.keys()], crlf === 'text');
-  if (!converted) return new Map();
+  if (!converted) return null;
   for (const path of converted) keys.delete(path);
+  return { revision, keys };
+}
+
+/**
+ * The keys of the files that did not change since `revision` (none of `differ`): `at`'s, where it
+ * is that revision (a commit made while the audit started names another), else none.
+ */
+export function unchangedSince(at: BlobKeysAt | null, revision: string, differ: Iterable<string>): Map<string, string> {
+  if (!at || at.revision !== revision) return new Map();
+  const keys = new Map(at.keys);
+  for (const path of differ) keys.delete(path);
   return keys;
+}
+
+/** blobKeysAt and unchangedSince in one: the keys of the files below `root` that did not change since `rev` (none of `differ`). */
+export async function unchangedBlobKeys(root: string, rev: string, differ: ReadonlySet<string>, maxFileSize: number, platform = process.platform): Promise<Map<string, string>> {
+  const at = await blobKeysAt(root, rev, maxFileSize, platform);
+  return unchangedSince(at, at?.revision ?? '', differ);
 }
