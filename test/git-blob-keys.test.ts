@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { blobKeysAt, textKey, unchangedBlobKeys, unchangedSince } from '../server/src/node/git-blob-keys';
+import { blobKeysAt, textKey, unchangedSince } from '../server/src/node/git-blob-keys';
 import { SummaryCache } from '../server/src/node/summary-cache';
 import { auditChanged } from '../server/src/engine/pipeline/audit-changed';
 import { memoryFs } from './helpers/memory-fs';
@@ -52,7 +52,13 @@ describe('textKey', () => {
   });
 });
 
-describe('unchangedBlobKeys', () => {
+/** The keys the CLI trusts: those of the files below `root` that did not change since `rev` (none of `differ`). */
+async function unchangedBlobKeys(root: string, rev: string, differ: ReadonlySet<string>, maxFileSize: number, platform?: NodeJS.Platform): Promise<Map<string, string>> {
+  const at = await blobKeysAt(root, rev, maxFileSize, platform);
+  return unchangedSince(at, at?.revision ?? '', differ);
+}
+
+describe('blobKeysAt and unchangedSince', () => {
   const FILES = {
     'plain.yaml': 'a: 1\n',
     'sub/deep.yaml': 'b: 2\n',

@@ -124,9 +124,3 @@ export function unchangedSince(at: BlobKeysAt | null, revision: string, differ: 
   for (const path of differ) keys.delete(path);
   return keys;
 }
-
-/** blobKeysAt and unchangedSince in one: the keys of the files below `root` that did not change since `rev` (none of `differ`). */
-export async function unchangedBlobKeys(root: string, rev: string, differ: ReadonlySet<string>, maxFileSize: number, platform = process.platform): Promise<Map<string, string>> {
-  const at = await blobKeysAt(root, rev, maxFileSize, platform);
-  return unchangedSince(at, at?.revision ?? '', differ);
-}
