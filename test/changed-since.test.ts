@@ -276,6 +276,21 @@ describe('audit --staged (the pre-commit hook)', () => {
     assert.ok(filesOf(since).includes('tools/job-new.yaml'));
   });
 
+  test("a file read from the index is decoded as the disk's files are: a byte order mark is not text (ranges on the first line)", () => {
+    // One line, so its findings are on the line the mark would shift.
+    const oneLine = '\ufeff{apiVersion: batch/v1, kind: Job, metadata: {name: job-c}, spec: {template: {spec: {restartPolicy: Never, containers: [{name: main, image: alpine:3.20}]}}}}\n';
+    const dir = stagedRepo({ 'apps/job-c.yaml': oneLine }, { 'apps/job-c.yaml': `${oneLine}# an unstaged comment\n` });
+    const staged = report(dir, '--staged').json.findings.filter((f) => f.file === 'apps/job-c.yaml');
+    assert.ok(
+      staged.some((f) => f.line === 1 && f.column > 1),
+      JSON.stringify(staged),
+    );
+    assert.deepEqual(
+      staged,
+      indexAudit(dir).filter((f) => f.file === 'apps/job-c.yaml'),
+    );
+  });
+
   test('nothing staged: no finding, exit 0, whatever the working tree holds', () => {
     const dir = stagedRepo({}, { 'apps/job-a.yaml': job('job-a', '', 'echo ${MISSING}') });
     const staged = report(dir, '--staged');

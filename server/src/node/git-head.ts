@@ -21,6 +21,9 @@ export function git(root: string, args: string[], input?: string): Promise<{ ok:
 
 type Answer = string | null | undefined;
 
+/** Texts from git are decoded as files on disk are (decodeFile): a byte order mark at the start is not text. */
+const UTF8 = new TextDecoder('utf-8');
+
 /** `git cat-file --batch`: one request line in, one header (and the object's bytes) out, in order. */
 class CatFile {
   private readonly process: ChildProcess;
@@ -76,7 +79,7 @@ class CatFile {
       if (this.buffer.length < newline + 1 + size + 1) return; // the rest of the object is on its way
       const content = this.buffer.subarray(newline + 1, newline + 1 + size);
       this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      this.waiting.shift()!(match[1] === 'blob' ? content.toString('utf8') : null);
+      this.waiting.shift()!(match[1] === 'blob' ? UTF8.decode(content) : null);
     }
   }
 }
@@ -97,7 +100,7 @@ export function revisionReader(root: string, revision: string): HeadReader {
     // A path with a line break cannot be one request line: ask git for it on its own.
     if (/[\r\n]/.test(path)) {
       const shown = await git(root, ['show', `${revision}:./${path}`]);
-      if (shown.ok) return shown.stdout;
+      if (shown.ok) return shown.stdout.replace(/^\ufeff/, '');
       return /does not exist|exists on disk, but not in/.test(shown.stderr) ? null : undefined;
     }
     batch ??= new CatFile(root);
