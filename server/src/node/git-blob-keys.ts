@@ -10,10 +10,8 @@
 // submodule), and reading it keeps it whole (within the size limit). Everywhere else the file is
 // read, as without the cache.
 import { createHash } from 'node:crypto';
+import { BINARY_PROBE_BYTES } from '../engine/base/repo-fs';
 import { git } from './git-head';
-
-/** Reading a file looks for NUL bytes in this many first bytes (decodeFile). */
-const BINARY_PROBE_BYTES = 8192;
 
 /**
  * The key of a text: git's blob id of its UTF-8 bytes where reading those bytes as a file gives

@@ -16,12 +16,15 @@ export interface RepoFs {
 
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
 
+/** A file is binary when a NUL byte is among this many first bytes (decodeFile). */
+export const BINARY_PROBE_BYTES = 8192;
+
 /** Turns raw bytes into text the way every face of the tool must: BOM dropped, binary and bad UTF-8 refused. */
 export function decodeFile(bytes: Uint8Array, maxFileSize: number): ReadResult {
   if (bytes.length > maxFileSize) {
     return { kind: 'skipped', reason: `the file is ${bytes.length} bytes, more than the size limit of ${maxFileSize} bytes`, notYaml: false };
   }
-  if (bytes.subarray(0, 8192).includes(0)) return { kind: 'skipped', reason: 'the file is binary (it holds NUL bytes), not YAML text', notYaml: true };
+  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { kind: 'skipped', reason: 'the file is binary (it holds NUL bytes), not YAML text', notYaml: true };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
