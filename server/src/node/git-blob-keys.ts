@@ -11,7 +11,7 @@
 // read, as without the cache.
 import { createHash } from 'node:crypto';
 import { BINARY_PROBE_BYTES } from '../engine/base/repo-fs';
-import { git } from './git-head';
+import { git, nulSeparated } from './git-head';
 
 /**
  * The key of a text: git's blob id of its UTF-8 bytes where reading those bytes as a file gives
@@ -25,11 +25,6 @@ export function textKey(text: string): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
-/** Paths of git's `-z` output, split on NUL, without the empty last item. */
-function records(stdout: string): string[] {
-  return stdout.split('\0').filter((record) => record !== '');
-}
-
 /**
  * Where git writes CRLF on checkout, whatever else the attributes say: `every` text file
  * (core.autocrlf=true; core.eol=crlf, taken as broadly), the files with a `text` attribute
@@ -39,7 +34,7 @@ async function checkoutCrlf(root: string, platform: NodeJS.Platform): Promise<'e
   const config = await git(root, ['config', '-z', '--get-regexp', '^core\\.(autocrlf|eol)$']);
   // Exit 1 with no output: neither is set.
   let eol = 'native';
-  for (const record of records(config.stdout)) {
+  for (const record of nulSeparated(config.stdout)) {
     const [name, value = 'true'] = record.split('\n');
     const setting = value.toLowerCase();
     if (name === 'core.autocrlf' && !['false', 'no', 'off', '0', 'input'].includes(setting)) return 'every';
@@ -70,7 +65,7 @@ async function convertedPaths(root: string, paths: readonly string[], textCrlf: 
 async function plainIndexEntries(root: string): Promise<Set<string> | undefined> {
   const listed = await git(root, ['ls-files', '-v', '-z', '--', '.']);
   if (!listed.ok) return undefined;
-  return new Set(records(listed.stdout).flatMap((record) => (record.startsWith('H ') ? [record.slice(2)] : [])));
+  return new Set(nulSeparated(listed.stdout).flatMap((record) => (record.startsWith('H ') ? [record.slice(2)] : [])));
 }
 
 /** What git holds at a revision: the commit the revision names, and the keys blobKeysAt trusts. */
@@ -98,7 +93,7 @@ export async function blobKeysAt(root: string, rev: string, maxFileSize: number,
   const tree = await git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']);
   if (!tree.ok) return null;
   const keys = new Map<string, string>();
-  for (const record of records(tree.stdout)) {
+  for (const record of nulSeparated(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
     const tab = record.indexOf('\t');
     const [mode, type, object, size] = record.slice(0, tab).split(/ +/);

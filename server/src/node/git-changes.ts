@@ -4,18 +4,13 @@
 // the repository as it was at REV, for the model of that revision. The user's
 // own git does the work; nothing here runs code from the repository.
 import type { ReadResult, RepoFs } from '../engine/base/repo-fs';
-import { git, revisionReader } from './git-head';
+import { git, nulSeparated, revisionReader } from './git-head';
 
 /** `unstaged` (--staged only): the paths where the working tree is not the index, read from the index instead. */
 export type ChangesSince = { ok: true; revision: string; files: Set<string>; unstaged?: Set<string> } | { ok: false; message: string };
 
 /** The revision `rev` reads, in the git revision syntax, for the index (stage 0) rather than a commit. */
 export const INDEX = '';
-
-/** NUL-separated output of git `-z`: the paths, without the empty last item. */
-function paths(stdout: string): string[] {
-  return stdout.split('\0').filter((path) => path !== '');
-}
 
 /** git's message, one line: what a user needs to see of it. */
 function gitMessage(stderr: string): string {
@@ -38,7 +33,7 @@ export async function changesSince(root: string, rev: string): Promise<ChangesSi
   ]);
   if (!diff.ok) return { ok: false, message: `--changed-since: git diff ${rev} failed (git: ${gitMessage(diff.stderr)})` };
   if (!untracked.ok) return { ok: false, message: `--changed-since: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
-  return { ok: true, revision, files: new Set([...paths(diff.stdout), ...paths(untracked.stdout)]) };
+  return { ok: true, revision, files: new Set([...nulSeparated(diff.stdout), ...nulSeparated(untracked.stdout)]) };
 }
 
 /**
@@ -55,7 +50,7 @@ export async function stagedChanges(root: string): Promise<ChangesSince> {
   if (!unstaged.ok) return { ok: false, message: `--staged: git diff failed (git: ${gitMessage(unstaged.stderr)})` };
   const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
   if (!untracked.ok) return { ok: false, message: `--staged: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
-  return { ok: true, revision: since.revision, files: new Set(paths(staged.stdout)), unstaged: new Set([...paths(unstaged.stdout), ...paths(untracked.stdout)]) };
+  return { ok: true, revision: since.revision, files: new Set(nulSeparated(staged.stdout)), unstaged: new Set([...nulSeparated(unstaged.stdout), ...nulSeparated(untracked.stdout)]) };
 }
 
 /**

@@ -19,6 +19,11 @@ export function git(root: string, args: string[], input?: string): Promise<{ ok:
   });
 }
 
+/** The records of git's `-z` output (paths, or lines of other commands), without the empty last item. */
+export function nulSeparated(stdout: string): string[] {
+  return stdout.split('\0').filter((record) => record !== '');
+}
+
 type Answer = string | null | undefined;
 
 /** Texts from git are decoded as files on disk are (decodeFile): a byte order mark at the start is not text. */

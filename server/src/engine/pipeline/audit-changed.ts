@@ -48,7 +48,7 @@ async function summarizedNow(fs: RepoFs, paths: string[], options: AuditOptions)
   const store = options.summaryStore;
   const unread: Summarized[] = [];
   const toRead = paths.filter((path) => {
-    const kept = store?.unread?.(path);
+    const kept = store?.unread(path);
     if (kept) unread.push({ path, ...kept });
     return !kept;
   });

@@ -74,7 +74,7 @@ export interface SummaryStore {
    * The kept summary of a file whose text the store knows without it being read (the CLI: git says
    * the file is the blob the summary was made of); undefined: the file must be read.
    */
-  unread?(path: string): KeptSummary | undefined;
+  unread(path: string): KeptSummary | undefined;
   /** Keeps a new summary (as it is now: a later change to the object is not kept), and whether its text says Job. */
   set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void;
 }
