@@ -7,8 +7,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { audit, readContract } from '../server/src/engine/pipeline/audit';
-import { auditContractFile, auditOneFile, patchedAudit, type FileAudit } from '../server/src/engine/pipeline/audit-one';
+import { audit, mentionsJob, readContract } from '../server/src/engine/pipeline/audit';
+import { jobRecordsIn } from '../server/src/engine/pipeline/analyze';
+import { parseYamlFile } from '../server/src/engine/yaml/documents';
+import { auditContractFile, auditOneFile, countedJobs, patchedAudit, type FileAudit } from '../server/src/engine/pipeline/audit-one';
 import type { Finding } from '../server/src/engine/base/types';
 import { Project, type AuditShown } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';
@@ -58,17 +60,27 @@ function assertSameAudit(shown: AuditShown, whole: Pick<AuditShown, 'findings' |
  * For every file of a repository, auditOneFile against the whole audit (findings and Jobs), and the
  * contract file's findings; returns the whole audit's findings and how many generator inputs were compared.
  */
-async function compareEveryFile(files: Record<string, string>): Promise<{ whole: Finding[]; inputs: number }> {
+async function compareEveryFile(files: Record<string, string>): Promise<{ whole: Finding[]; inputs: number; jobFiles: number; uncounted: number }> {
   const project = await projectOf(files);
   const whole = await audit(memoryFs(files), { settings: SETTINGS });
   const jobs = new Map(whole.jobs);
   let compared = 0;
   let inputs = 0;
+  let jobFiles = 0;
+  /** Files with Jobs the audit does not count (nothing applies them): where countedJobs must count none. */
+  let uncounted = 0;
   for (const path of Object.keys(files).sort()) {
     if (path === project.contract.path) continue;
     const one = await auditOneFile(project.fs, project.contract, project.index, path);
     assert.deepEqual(one.findings.map(brief), whole.findings.filter((finding) => finding.file === path).map(brief), path);
     assert.deepEqual(one.jobs, jobs.get(path) ?? [], path);
+    // The changed-only audit counts the Jobs of the files a change cannot affect without their audit.
+    const text = files[path];
+    if (mentionsJob(text)) {
+      assert.deepEqual(await countedJobs(project.contract, project.index, path, () => Promise.resolve(jobRecordsIn(parseYamlFile(text)))), one.jobs, `${path}: counted without its audit`);
+      jobFiles++;
+      if (one.jobs.length === 0 && jobRecordsIn(parseYamlFile(text)).length > 0) uncounted++;
+    } else assert.deepEqual(one.jobs, [], `${path}: a Job in a text that does not say Job`);
     compared++;
     if (project.index.isGeneratorInput(path)) inputs++;
   }
@@ -78,7 +90,7 @@ async function compareEveryFile(files: Record<string, string>): Promise<{ whole:
   assert.deepEqual(contractFindings.map(brief), whole.findings.filter((finding) => finding.file === project.contract.path).map(brief), project.contract.path);
   assert.ok(compared > 5, `${compared} files compared`);
   assert.ok(whole.findings.length > 0, 'the repository has findings to compare');
-  return { whole: whole.findings, inputs };
+  return { whole: whole.findings, inputs, jobFiles, uncounted };
 }
 
 describe("one file's part of the audit", () => {
@@ -98,6 +110,8 @@ describe("one file's part of the audit", () => {
     test(`${name}: for every file, what the audit reports of it and the Jobs it counts`, { skip: existsSync(dir) ? false : `${dir} is not here` }, async () => {
       const compared = await compareEveryFile(filesOf(dir));
       if (name === 'damacus__home-ops') assert.ok(compared.inputs > 5, `generator inputs compared: ${compared.inputs}`);
+      // The bundled example holds a Job nothing applies: countedJobs must count none there.
+      if (name === 'examples/flux-repo') assert.ok(compared.jobFiles > 10 && compared.uncounted > 0, `Job files ${compared.jobFiles}, of which uncounted ${compared.uncounted}`);
     });
   }
   test('a generator script with findings, and a contract whose entries and Flux lists have findings', async () => {

@@ -134,7 +134,10 @@ describe('the changed-only audit with summaries kept by blob id', () => {
   const BEFORE: Record<string, string> = {
     'apps/job.yaml': job('job', ''),
     'apps/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  A: b\n',
-    'apps/kustomization.yaml': 'resources:\n  - job.yaml\n  - config.yaml\n',
+    'apps/other-job.yaml': job('other', '  # converges: it only reads\n  ttlSecondsAfterFinished: 86400\n'),
+    // Nothing applies it: its Job is not counted.
+    'apps/unlisted-job.yaml': job('unlisted', ''),
+    'apps/kustomization.yaml': 'resources:\n  - job.yaml\n  - other-job.yaml\n  - config.yaml\n',
   };
   const NOW = { ...BEFORE, 'apps/job.yaml': job('job', '  # converges: it writes the same report again\n  ttlSecondsAfterFinished: 86400\n') };
 
@@ -157,7 +160,7 @@ describe('the changed-only audit with summaries kept by blob id', () => {
   const run = (fs: RepoFs, store?: SummaryCache) =>
     auditChanged({ fs, files: Object.keys(NOW).sort() }, new Set(['apps/job.yaml']), () => Promise.resolve({ fs: memoryFs(BEFORE), files: Object.keys(BEFORE).sort() }), { summaryStore: store });
 
-  test('a file whose kept summary is its blob is not read; the report is the one without the cache', async () => {
+  test('a file whose kept summary is its blob is not read, nor a Job file the change cannot affect; the report is the one without the cache', async () => {
     const folder = join(tempDir('fjg-blob-cache-'), 'cache');
     const plain = await run(memoryFs(NOW));
     const cold = SummaryCache.open(folder, 'test-engine');
@@ -165,6 +168,8 @@ describe('the changed-only audit with summaries kept by blob id', () => {
     assert.deepEqual(await run(first.fs, cold), plain);
     cold.save();
     assert.ok(first.reads.has('apps/config.yaml'), 'the control: a run that does not know the blob reads the file');
+    assert.ok(first.reads.has('apps/other-job.yaml'), 'and reads a Job file to count its Jobs');
+    assert.deepEqual(plain?.summary.jobs, 2, 'the Jobs applied are counted, the unlisted one is not');
 
     const warm = SummaryCache.open(folder, 'test-engine');
     const unchanged = new Map(Object.entries(NOW).flatMap(([path, text]): Array<[string, string]> => (path === 'apps/job.yaml' ? [] : [[path, textKey(text)]])));
@@ -172,6 +177,7 @@ describe('the changed-only audit with summaries kept by blob id', () => {
     const second = counted(NOW);
     assert.deepEqual(await run(second.fs, warm), plain);
     assert.equal(second.reads.get('apps/config.yaml'), undefined, 'the ConfigMap, unchanged, is not read');
+    assert.equal(second.reads.get('apps/other-job.yaml'), undefined, 'the other Job file: its Jobs are counted from the records kept with its summary');
     assert.ok(second.reads.has('apps/job.yaml'), 'the changed Job is');
 
     // A presumed key that is not the kept summary's (the file is another blob now): read.

@@ -76,6 +76,32 @@ describe('SummaryCache', () => {
     assert.equal(SummaryCache.open(folder, 'e').summaryOf('ks.yaml'), undefined);
   });
 
+  test("a text's Job records are kept with its summary, and dropped with it when the text changes", () => {
+    const folder = savedCache('e');
+    const records = [
+      { name: 'migrate', ttl: { value: 86400 } },
+      { name: null, ttl: null },
+    ];
+    const first = SummaryCache.open(folder, 'e');
+    assert.equal(first.jobsOf('ks.yaml'), undefined, 'none kept yet');
+    first.setJobs('ks.yaml', records);
+    first.setJobs('gone.yaml', records); // no summary kept for it: nothing to keep them with
+    first.save();
+    const second = SummaryCache.open(folder, 'e');
+    assert.deepEqual(second.jobsOf('ks.yaml'), records);
+    assert.equal(second.jobsOf('gone.yaml'), undefined);
+    second.set('ks.yaml', 'another text', summarizeFile('ks.yaml', KS), false);
+    assert.equal(second.jobsOf('ks.yaml'), undefined, "a new summary's text has no records yet");
+  });
+
+  test('Job records that are not what jobRecordsIn makes are not used', () => {
+    const folder = savedCache('e');
+    const cache = SummaryCache.open(folder, 'e');
+    cache.setJobs('ks.yaml', [{ name: 7, ttl: 'never' } as never]);
+    cache.save();
+    assert.equal(SummaryCache.open(folder, 'e').jobsOf('ks.yaml'), undefined);
+  });
+
   test('only the files a run met are written back', () => {
     const folder = join(tempDir('fjg-store-'), 'cache');
     const first = SummaryCache.open(folder, 'e');

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
 import type { FileSummary } from '../engine/pipeline/file-summary';
+import type { JobRecord } from '../engine/pipeline/analyze';
 import { textKey } from './git-blob-keys';
 import { git } from './git-head';
 
@@ -55,9 +56,10 @@ interface Header {
   engine: string;
   /**
    * Each file's path, the key of its text, where its summary's bytes end, counted from the first
-   * summary's start (each starts where the one before ends), and whether its text says Job.
+   * summary's start (each starts where the one before ends), whether its text says Job, and the
+   * Job records of its documents where a run counted them (null: none kept).
    */
-  entries: Array<[path: string, key: string, end: number, mentionsJob: boolean]>;
+  entries: Array<[path: string, key: string, end: number, mentionsJob: boolean, jobs: JobRecord[] | null]>;
 }
 
 export class SummaryCache implements SummaryStore {
@@ -86,9 +88,9 @@ export class SummaryCache implements SummaryStore {
       if (header.engine !== engine) return cache;
       const summaries = bytes.subarray(headerEnd);
       let start = 0;
-      for (const [path, key, end, mentionsJob] of header.entries) {
+      for (const [path, key, end, mentionsJob, jobs] of header.entries) {
         if (end < start || end > summaries.length) throw new Error('the cache is cut short');
-        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true });
+        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true, jobs: isJobRecords(jobs) ? jobs : undefined });
         start = end;
       }
     } catch {
@@ -135,6 +137,18 @@ export class SummaryCache implements SummaryStore {
     this.changed = true;
   }
 
+  jobsOf(path: string): JobRecord[] | undefined {
+    return this.entries.get(path)?.jobs;
+  }
+
+  setJobs(path: string, jobs: JobRecord[]): void {
+    const entry = this.entries.get(path);
+    if (!entry) return;
+    this.used.add(path);
+    entry.jobs = jobs;
+    this.changed = true;
+  }
+
   /**
    * Writes the summaries of the files this run met (the rest are gone or were not asked for),
    * where anything changed. The folder gets a .gitignore that ignores all of it, as Ruff's does,
@@ -148,7 +162,7 @@ export class SummaryCache implements SummaryStore {
       return entry ? [{ path, ...entry }] : [];
     });
     let end = 0;
-    const header = serialize({ engine: this.engine, entries: kept.map(({ path, key, bytes, mentionsJob }) => [path, key, (end += bytes.length), mentionsJob]) } satisfies Header);
+    const header = serialize({ engine: this.engine, entries: kept.map(({ path, key, bytes, mentionsJob, jobs }) => [path, key, (end += bytes.length), mentionsJob, jobs ?? null]) } satisfies Header);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
     const folder = dirname(this.file);
@@ -160,14 +174,25 @@ export class SummaryCache implements SummaryStore {
   }
 }
 
-/** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job. */
+/** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job, its Job records where kept. */
 interface Entry {
   key: string;
   bytes: Uint8Array;
   mentionsJob: boolean;
+  jobs?: JobRecord[];
 }
 
 /** Enough of a FileSummary's shape to tell it from bytes that happen to deserialise to something else. */
 function isSummary(value: unknown): value is FileSummary {
   return typeof value === 'object' && value !== null && 'facts' in value && Array.isArray((value as { uses?: unknown }).uses);
+}
+
+/** Job records as jobRecordsIn makes them (anything else in their place is not used). */
+function isJobRecords(value: unknown): value is JobRecord[] {
+  const isRecord = (item: unknown) => {
+    if (typeof item !== 'object' || item === null) return false;
+    const { name, ttl } = item as Partial<JobRecord>;
+    return (name === null || typeof name === 'string') && (ttl === null || (typeof ttl === 'object' && ttl !== undefined && (ttl.value === null || typeof ttl.value === 'number')));
+  };
+  return Array.isArray(value) && value.every(isRecord);
 }

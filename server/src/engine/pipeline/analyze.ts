@@ -5,7 +5,7 @@ import type { Contract, TtlListName } from '../contract/model';
 import { coverageOf } from '../contract/coverage';
 import type { FileRole } from './repo-index';
 import { contractEntryEdit, contractListEdit } from '../contract/edit';
-import { isJobDocument, jobFacts } from '../k8s/jobs';
+import { isJobDocument, jobFacts, type JobFacts } from '../k8s/jobs';
 import { DOCUMENT_CHECKS, JOB_CHECKS } from '../rules/registry';
 import type { DocumentRuleContext, JobRuleContext, RepositoryFacts } from '../rules/rule';
 import { makeFinding } from '../rules/finding';
@@ -102,11 +102,24 @@ export function analyzeDocuments(input: FileInput, documents: ParsedDocument[]):
     for (const check of DOCUMENT_CHECKS) pushAll(findings, check(parsed, documentContext));
     if (!isJobDocument(parsed)) continue;
     const job = jobFacts(parsed);
-    jobs.push({ name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null });
+    jobs.push(jobRecord(job));
     const context = jobRuleContext(input, lines, job.name);
     for (const check of JOB_CHECKS) findings.push(...check(job, context));
   }
   return { findings, jobs };
+}
+
+/** What the audit's summary counts of a Job. */
+function jobRecord(job: JobFacts): JobRecord {
+  return { name: job.name, ttl: job.ttl ? { value: job.ttl.value } : null };
+}
+
+/**
+ * The Jobs of a file's documents as analyzeDocuments records them where the resource rules apply
+ * (the audit's count): a pure function of the text, so it can be kept with the file's summary.
+ */
+export function jobRecordsIn(documents: readonly ParsedDocument[]): JobRecord[] {
+  return documents.filter((parsed) => parsed.errors.length === 0 && isJobDocument(parsed)).map((parsed) => jobRecord(jobFacts(parsed)));
 }
 
 /** `target.push(...items)` for any length: spreading 120,000 findings into push() overflows the stack. */

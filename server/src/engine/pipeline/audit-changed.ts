@@ -7,7 +7,9 @@
 // index and the affected files rather than of every file's parse and rules.
 //
 // The summary stays the whole repository's, as the whole audit counts it: the Jobs of every file
-// that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count.
+// that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count. A
+// file the change cannot affect is counted without its audit, from its documents' Job records
+// (countedJobs), which --cache keeps with its summary.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
 import {
@@ -26,8 +28,10 @@ import {
 } from './audit';
 import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
+import { jobRecordsIn, type JobRecord } from './analyze';
+import { parseYamlFile } from '../yaml/documents';
 import { affectedFiles, revisionModel, unchangedModel } from './affected';
-import { auditContractFile, auditOneFile, type FileAudit } from './audit-one';
+import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { IndexMemo } from './index-memo';
 
 /** One revision's files: how to read them, and their list. */
@@ -101,6 +105,16 @@ async function fromStore(fs: RepoFs, store: SummaryStore, keyed: readonly KeyedS
   return out;
 }
 
+/** A text's Job records (jobRecordsIn): those the store keeps with its summary, else from a parse of it (then kept). */
+async function jobRecordsOf(fs: RepoFs, path: string, store: SummaryStore | undefined): Promise<JobRecord[]> {
+  const kept = store?.jobsOf(path);
+  if (kept) return kept;
+  const read = await fs.read(path);
+  const records = read.kind === 'text' ? jobRecordsIn(parseYamlFile(read.text)) : [];
+  store?.setJobs(path, records);
+  return records;
+}
+
 /** The summaries of the files that did not change, copied: the index of the revision keeps its own. */
 function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: ReadonlySet<string>): Map<string, FileSummary> {
   return new Map([...made].filter(([path]) => !changed.has(path)).map(([path, summary]) => [path, structuredClone(summary)]));
@@ -137,13 +151,14 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
 
   const { contract, index } = after;
   const audited = new Map<string, FileAudit>();
-  const auditOne = async (path: string) => {
-    if (!audited.has(path)) audited.set(path, await auditOneFile(current, contract, index, path, options.head));
-  };
-  for (const path of [...jobFiles].sort()) await auditOne(path);
-  for (const path of [...affected].sort()) if (path !== contract.path) await auditOne(path);
-
-  const jobs = [...audited].filter(([, file]) => file.jobs.length > 0).map(([path, file]): [string, FileAudit['jobs']] => [path, file.jobs]);
+  for (const path of [...affected].sort()) if (path !== contract.path) audited.set(path, await auditOneFile(current, contract, index, path, options.head));
+  // The Jobs of the files the change cannot affect, counted as their audit counts them, without it (countedJobs).
+  const jobs: Array<[string, JobRecord[]]> = [];
+  for (const path of [...jobFiles].sort()) {
+    const records = audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, () => jobRecordsOf(current, path, options.summaryStore)));
+    if (records.length > 0) jobs.push([path, records]);
+  }
+  for (const [path, file] of audited) if (!jobFiles.has(path) && file.jobs.length > 0) jobs.push([path, file.jobs]);
   const summary = summarize(
     contract,
     jobs.map(([path, records]) => ({ path, jobs: records })),

@@ -88,6 +88,17 @@ export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIn
   return { findings: await reportedOf(contract, index, path, met, analysis), jobs };
 }
 
+/**
+ * The Jobs auditOneFile counts in a file whose text says `Job` (see mentionsJob), without its
+ * audit: the Job records of its documents (jobRecordsIn, asked for only where they count) where
+ * the resource rules apply, else none. Where they apply the file is audited, so it is analysed as
+ * a resource, and analyzeDocuments records exactly those Jobs (test/audit-one.test.ts compares the
+ * two on every such file of several repositories).
+ */
+export async function countedJobs(contract: Contract, index: RepoIndex, path: string, records: () => Promise<JobRecord[]>): Promise<JobRecord[]> {
+  return resourceRulesApply(contract, index, path) ? records() : [];
+}
+
 /** What the audit reports of the contract file: its own findings and the contract checks (contractChecks). */
 export async function auditContractFile(input: ContractCheckInput): Promise<Finding[]> {
   const { fs, contract, index, head } = input;

@@ -77,6 +77,10 @@ export interface SummaryStore {
   unread(path: string): KeptSummary | undefined;
   /** Keeps a new summary (as it is now: a later change to the object is not kept), and whether its text says Job. */
   set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void;
+  /** The Job records of the text whose summary is kept for the path (jobRecordsIn), where they are kept. */
+  jobsOf(path: string): JobRecord[] | undefined;
+  /** Keeps the Job records of the text whose summary is kept for the path (a new summary drops them). */
+  setJobs(path: string, jobs: JobRecord[]): void;
 }
 
 /** A summary kept from an earlier run, and whether its text says Job (see Summarized). */
@@ -207,8 +211,10 @@ export interface AuditExecutor {
  */
 export type Summarized = { path: string; summary: FileSummary; mentionsJob: boolean };
 
-/** Every Job is in a file whose text says `Job` (`kind: Job`, quoted, in flow style). */
-const MENTIONS_JOB = /\bJob\b/;
+/** Whether a text says `Job`: every Job is in such a file (`kind: Job`, quoted, in flow style). */
+export function mentionsJob(text: string): boolean {
+  return /\bJob\b/.test(text);
+}
 
 /**
  * What buildRepoIndex reads of each text file, done ahead (in audit workers, say); files that are
@@ -219,7 +225,7 @@ export async function summarizeFiles(fs: RepoFs, paths: string[], posted = false
   const out: Summarized[] = [];
   for (const path of paths) {
     const read = await fs.read(path);
-    if (read.kind === 'text') out.push({ path, summary: indexSummary(path, read.text, !posted), mentionsJob: MENTIONS_JOB.test(read.text) });
+    if (read.kind === 'text') out.push({ path, summary: indexSummary(path, read.text, !posted), mentionsJob: mentionsJob(read.text) });
   }
   return out;
 }
@@ -242,7 +248,7 @@ export async function summarizeKeyed(fs: RepoFs, paths: string[], keyOf: TextKey
     if (read.kind !== 'text') continue;
     const key = keyOf(read.text);
     const summary = known.get(path) === key ? null : indexSummary(path, read.text, !posted);
-    out.push({ path, key, summary, mentionsJob: MENTIONS_JOB.test(read.text) });
+    out.push({ path, key, summary, mentionsJob: mentionsJob(read.text) });
   }
   return out;
 }
