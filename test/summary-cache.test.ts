@@ -76,30 +76,56 @@ describe('SummaryCache', () => {
     assert.equal(SummaryCache.open(folder, 'e').summaryOf('ks.yaml'), undefined);
   });
 
-  test("a text's Job records are kept with its summary, and dropped with it when the text changes", () => {
+  test('what runs keep of a text beyond its summary (its Jobs, the names it uses) is kept with it, and dropped with it when the text changes', () => {
     const folder = savedCache('e');
-    const records = [
+    const jobs = [
       { name: 'migrate', ttl: { value: 86400 } },
       { name: null, ttl: null },
     ];
     const first = SummaryCache.open(folder, 'e');
-    assert.equal(first.jobsOf('ks.yaml'), undefined, 'none kept yet');
-    first.setJobs('ks.yaml', records);
-    first.setJobs('gone.yaml', records); // no summary kept for it: nothing to keep them with
+    assert.ok(first.summaryOf('ks.yaml'), 'the caller found the text to be the kept one');
+    assert.equal(first.resultOf('jobs', 'ks.yaml'), undefined, 'none kept yet');
+    first.keepResult('jobs', 'ks.yaml', jobs);
+    first.keepResult('names', 'ks.yaml', ['CLUSTER']);
+    first.keepResult('jobs', 'gone.yaml', jobs); // no summary kept for it: nothing to keep them with
     first.save();
     const second = SummaryCache.open(folder, 'e');
-    assert.deepEqual(second.jobsOf('ks.yaml'), records);
-    assert.equal(second.jobsOf('gone.yaml'), undefined);
+    second.summaryOf('ks.yaml');
+    assert.deepEqual(second.resultOf('jobs', 'ks.yaml'), jobs);
+    assert.deepEqual(second.resultOf('names', 'ks.yaml'), ['CLUSTER']);
+    assert.equal(second.resultOf('jobs', 'gone.yaml'), undefined);
+    second.resultOf('names', 'ks.yaml')!.push('CHANGED');
+    assert.deepEqual(second.resultOf('names', 'ks.yaml'), ['CLUSTER'], 'each read is a copy of its own');
     second.set('ks.yaml', 'another text', summarizeFile('ks.yaml', KS), false);
-    assert.equal(second.jobsOf('ks.yaml'), undefined, "a new summary's text has no records yet");
+    assert.equal(second.resultOf('jobs', 'ks.yaml'), undefined, "a new summary's text has no results yet");
   });
 
-  test('Job records that are not what jobRecordsIn makes are not used', () => {
+  test("a kept result is used only where the run found the file's text to be the kept one", () => {
+    const folder = savedCache('e');
+    const first = SummaryCache.open(folder, 'e');
+    first.summaryOf('ks.yaml');
+    first.keepResult('names', 'ks.yaml', ['CLUSTER']);
+    first.save();
+    const second = SummaryCache.open(folder, 'e');
+    assert.equal(second.keyFor('ks.yaml'), textKey(KS));
+    assert.equal(second.resultOf('names', 'ks.yaml'), undefined, 'the key alone says nothing of the text the file has now');
+    second.keepResult('names', 'ks.yaml', ['OTHER']);
+    second.presume(new Map([['ks.yaml', textKey(KS)]]));
+    assert.ok(second.unread('ks.yaml'));
+    assert.deepEqual(second.resultOf('names', 'ks.yaml'), ['CLUSTER'], 'once git says the file is the kept blob, its results count; the one offered before did not replace them');
+  });
+
+  test('results that are not what their makers give are not used', () => {
     const folder = savedCache('e');
     const cache = SummaryCache.open(folder, 'e');
-    cache.setJobs('ks.yaml', [{ name: 7, ttl: 'never' } as never]);
+    cache.summaryOf('ks.yaml');
+    cache.keepResult('jobs', 'ks.yaml', [{ name: 7, ttl: 'never' } as never]);
+    cache.keepResult('names', 'ks.yaml', [1, 2] as never);
+    cache.keepResult('input', 'ks.yaml', { env: {}, uses: [], envUses: [] } as never);
     cache.save();
-    assert.equal(SummaryCache.open(folder, 'e').jobsOf('ks.yaml'), undefined);
+    const again = SummaryCache.open(folder, 'e');
+    again.summaryOf('ks.yaml');
+    for (const key of ['jobs', 'names', 'input'] as const) assert.equal(again.resultOf(key, 'ks.yaml'), undefined, key);
   });
 
   test('only the files a run met are written back', () => {

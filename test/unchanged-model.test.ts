@@ -18,7 +18,7 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus');
 
 type Files = Record<string, string>;
 
-const model = (files: Files, memo?: IndexMemo) => revisionModel(memoryFs(files), Object.keys(files).sort(), {}, memo);
+const model = (files: Files, memo?: IndexMemo) => revisionModel(memoryFs(files), Object.keys(files).sort(), {}, { memo });
 
 /** The affected files of the change from `before` to `now`, with the revision modelled (`prior`) or taken from the shortcut. */
 function affectedBy(changed: Set<string>, prior: RevisionModel, now: RevisionModel): string[] {

@@ -16,6 +16,8 @@ import { deserialize, serialize } from 'node:v8';
 import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
 import type { FileSummary } from '../engine/pipeline/file-summary';
 import type { JobRecord } from '../engine/pipeline/analyze';
+import type { Results } from '../engine/pipeline/index-memo';
+import type { InputFacts } from '../engine/flux/facts/model';
 import { textKey } from './git-blob-keys';
 import { git } from './git-head';
 
@@ -56,10 +58,10 @@ interface Header {
   engine: string;
   /**
    * Each file's path, the key of its text, where its summary's bytes end, counted from the first
-   * summary's start (each starts where the one before ends), whether its text says Job, and the
-   * Job records of its documents where a run counted them (null: none kept).
+   * summary's start (each starts where the one before ends), whether its text says Job, and what
+   * runs kept of its text beyond the summary (Results: its Jobs, the names it uses, ...).
    */
-  entries: Array<[path: string, key: string, end: number, mentionsJob: boolean, jobs: JobRecord[] | null]>;
+  entries: Array<[path: string, key: string, end: number, mentionsJob: boolean, results: Partial<Results> | null]>;
 }
 
 export class SummaryCache implements SummaryStore {
@@ -70,6 +72,8 @@ export class SummaryCache implements SummaryStore {
   private readonly presumed = new Map<string, string>();
   /** The paths this run asked for or kept: only those are written back (the files of now). */
   private readonly used = new Set<string>();
+  /** The paths whose kept summary is known to be of the text the file has now: only their results are used and kept. */
+  private readonly current = new Set<string>();
   private changed = false;
 
   private constructor(
@@ -88,9 +92,9 @@ export class SummaryCache implements SummaryStore {
       if (header.engine !== engine) return cache;
       const summaries = bytes.subarray(headerEnd);
       let start = 0;
-      for (const [path, key, end, mentionsJob, jobs] of header.entries) {
+      for (const [path, key, end, mentionsJob, results] of header.entries) {
         if (end < start || end > summaries.length) throw new Error('the cache is cut short');
-        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true, jobs: isJobRecords(jobs) ? jobs : undefined });
+        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true, results: validResults(results) });
         start = end;
       }
     } catch {
@@ -116,15 +120,19 @@ export class SummaryCache implements SummaryStore {
     const summary = this.summaryOf(path);
     if (!summary) return undefined;
     this.used.add(path);
+    this.current.add(path);
     return { summary, mentionsJob: entry.mentionsJob };
   }
 
+  /** Asked for where the caller found the file's text to be the kept one (its key): from then on its kept results are used too. */
   summaryOf(path: string): FileSummary | undefined {
     const entry = this.entries.get(path);
     if (!entry) return undefined;
     try {
       const value: unknown = deserialize(entry.bytes);
-      if (isSummary(value)) return value;
+      if (!isSummary(value)) return undefined;
+      this.current.add(path);
+      return value;
     } catch {
       // damaged bytes: the caller makes the summary again
     }
@@ -134,18 +142,20 @@ export class SummaryCache implements SummaryStore {
   set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void {
     this.used.add(path);
     this.entries.set(path, { key, bytes: serialize(summary), mentionsJob });
+    this.current.add(path);
     this.changed = true;
   }
 
-  jobsOf(path: string): JobRecord[] | undefined {
-    return this.entries.get(path)?.jobs;
+  resultOf<K extends keyof Results>(key: K, path: string): Results[K] | undefined {
+    const kept = this.current.has(path) ? this.entries.get(path)?.results?.[key] : undefined;
+    return kept === undefined ? undefined : structuredClone(kept);
   }
 
-  setJobs(path: string, jobs: JobRecord[]): void {
+  keepResult<K extends keyof Results>(key: K, path: string, value: Results[K]): void {
     const entry = this.entries.get(path);
-    if (!entry) return;
+    if (!entry || !this.current.has(path)) return;
     this.used.add(path);
-    entry.jobs = jobs;
+    entry.results = { ...entry.results, [key]: structuredClone(value) };
     this.changed = true;
   }
 
@@ -162,7 +172,10 @@ export class SummaryCache implements SummaryStore {
       return entry ? [{ path, ...entry }] : [];
     });
     let end = 0;
-    const header = serialize({ engine: this.engine, entries: kept.map(({ path, key, bytes, mentionsJob, jobs }) => [path, key, (end += bytes.length), mentionsJob, jobs ?? null]) } satisfies Header);
+    const header = serialize({
+      engine: this.engine,
+      entries: kept.map(({ path, key, bytes, mentionsJob, results }) => [path, key, (end += bytes.length), mentionsJob, results ?? null]),
+    } satisfies Header);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
     const folder = dirname(this.file);
@@ -174,12 +187,12 @@ export class SummaryCache implements SummaryStore {
   }
 }
 
-/** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job, its Job records where kept. */
+/** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job, what else was kept of its text. */
 interface Entry {
   key: string;
   bytes: Uint8Array;
   mentionsJob: boolean;
-  jobs?: JobRecord[];
+  results?: Partial<Results>;
 }
 
 /** Enough of a FileSummary's shape to tell it from bytes that happen to deserialise to something else. */
@@ -187,7 +200,29 @@ function isSummary(value: unknown): value is FileSummary {
   return typeof value === 'object' && value !== null && 'facts' in value && Array.isArray((value as { uses?: unknown }).uses);
 }
 
-/** Job records as jobRecordsIn makes them (anything else in their place is not used). */
+/** The results kept with a summary, each where it has the shape its maker gives it (anything else is not used). */
+function validResults(value: unknown): Partial<Results> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { jobs, names, input } = value as Record<string, unknown>;
+  const results: Partial<Results> = {};
+  if (isJobRecords(jobs)) results.jobs = jobs;
+  if (isStrings(names)) results.names = names;
+  if (
+    typeof input === 'object' &&
+    input !== null &&
+    (input as Partial<InputFacts>).env instanceof Map &&
+    isStrings((input as Partial<InputFacts>).uses) &&
+    isStrings((input as Partial<InputFacts>).envUses)
+  )
+    results.input = input as InputFacts;
+  return results;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** Job records as jobRecordsIn makes them. */
 function isJobRecords(value: unknown): value is JobRecord[] {
   const isRecord = (item: unknown) => {
     if (typeof item !== 'object' || item === null) return false;

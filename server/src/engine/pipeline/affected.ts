@@ -11,9 +11,9 @@ import type { Finding } from '../base/types';
 import type { Builder } from '../flux/model/world';
 import type { RepoFs } from '../base/repo-fs';
 import { parseYamlFile } from '../yaml/documents';
-import { buildRepoIndex, readContract, type AuditOptions } from './audit';
-import { memoized, type IndexMemo } from './index-memo';
-import { detached, namesUsedIn, summarizeFile, type FileSummary } from './file-summary';
+import { buildRepoIndex, namesOfText, readContract, type AuditOptions } from './audit';
+import { fileResult, type EarlierResults } from './index-memo';
+import { namesUsedIn, summarizeFile, type FileSummary } from './file-summary';
 import { dataEqual } from '../base/data-equal';
 import type { RepoIndex } from './repo-index';
 
@@ -60,18 +60,19 @@ export interface RevisionModel {
 
 /**
  * The model of one revision, its index built as the language server builds it (the same reads on
- * both sides); `memo` shares what each file gives between the revisions.
+ * both sides); `earlier` holds what files gave before (the memo shares it between the revisions;
+ * results kept by earlier runs are for the files as they are now, never for another revision).
  */
 export async function revisionModel(
   fs: RepoFs,
   files: string[],
   options: Pick<AuditOptions, 'contractPath' | 'settings'>,
-  memo?: IndexMemo,
+  earlier: EarlierResults = {},
   made?: ReadonlyMap<string, FileSummary>,
 ): Promise<RevisionModel> {
   const { contract, findings: loaded } = await readContract(fs, options);
-  const index = await buildRepoIndex(fs, files, contract, memo, made);
-  await readPlainNames(fs, index, memo);
+  const index = await buildRepoIndex(fs, files, contract, earlier, made);
+  await readPlainNames(fs, index, earlier);
   return { contract, loaded, index, view: revisionView(index) };
 }
 
@@ -113,19 +114,15 @@ function tellsTheSame(path: string, before: string, after: string): boolean {
  * The index reads the names a file uses only where an outside source needs them; the view also
  * needs those of the files built without substitution (a sibling's new name reaches them).
  */
-async function readPlainNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<void> {
+async function readPlainNames(fs: RepoFs, index: RepoIndex, earlier: EarlierResults): Promise<void> {
   for (const [path, entries] of index.fluxGraph().allEntries()) {
     if (entries.every((entry) => entry.builder.vars?.substitutes)) continue;
     if (index.namesUsedBy(path).length > 0) continue;
     // A file the index holds has names to read only where its summary left them (its text has `${`):
     // the others would be read for nothing (most of a repository's files).
     if (index.hasFile(path) && !index.namesPending(path)) continue;
-    const read = await fs.read(path);
-    if (read.kind !== 'text' || !read.text.includes('${')) continue;
-    index.setUses(
-      path,
-      memoized(memo, 'names', path, read.text, () => detached(namesUsedIn(parseYamlFile(read.text)))),
-    );
+    const names = await fileResult(fs, path, 'names', earlier, namesOfText, (text) => text.includes('${'));
+    if (names) index.setUses(path, names);
   }
 }
 

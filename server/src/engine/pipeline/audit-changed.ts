@@ -32,7 +32,7 @@ import { jobRecordsIn, type JobRecord } from './analyze';
 import { parseYamlFile } from '../yaml/documents';
 import { affectedFiles, revisionModel, unchangedModel } from './affected';
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
-import { IndexMemo } from './index-memo';
+import { fileResult, IndexMemo } from './index-memo';
 
 /** One revision's files: how to read them, and their list. */
 export interface RevisionFiles {
@@ -105,16 +105,6 @@ async function fromStore(fs: RepoFs, store: SummaryStore, keyed: readonly KeyedS
   return out;
 }
 
-/** A text's Job records (jobRecordsIn): those the store keeps with its summary, else from a parse of it (then kept). */
-async function jobRecordsOf(fs: RepoFs, path: string, store: SummaryStore | undefined): Promise<JobRecord[]> {
-  const kept = store?.jobsOf(path);
-  if (kept) return kept;
-  const read = await fs.read(path);
-  const records = read.kind === 'text' ? jobRecordsIn(parseYamlFile(read.text)) : [];
-  store?.setJobs(path, records);
-  return records;
-}
-
 /** The summaries of the files that did not change, copied: the index of the revision keeps its own. */
 function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: ReadonlySet<string>): Map<string, FileSummary> {
   return new Map([...made].filter(([path]) => !changed.has(path)).map(([path, summary]) => [path, structuredClone(summary)]));
@@ -142,10 +132,11 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   const summarized = await summarizedNow(current, now.files.filter(mayBeIndexed), options);
   const made = new Map(summarized.map(({ path, summary }): [string, FileSummary] => [path, summary]));
   const jobFiles = new Set(summarized.filter((file) => file.mentionsJob).map((file) => file.path));
-  const after = await revisionModel(current, now.files, options, memo, made);
+  // What earlier runs kept of the files' texts (--cache) is for the files as they are now: for this model only.
+  const after = await revisionModel(current, now.files, options, { memo, kept: options.summaryStore }, made);
   const then = await before(current);
   // Most changes tell the model nothing new (a Job's TTL, a command): the revision's model is then this one.
-  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, memo, unchangedCopies(made, changed)));
+  const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, { memo }, unchangedCopies(made, changed)));
   const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
   if (affected === null) return null;
 
@@ -155,7 +146,8 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   // The Jobs of the files the change cannot affect, counted as their audit counts them, without it (countedJobs).
   const jobs: Array<[string, JobRecord[]]> = [];
   for (const path of [...jobFiles].sort()) {
-    const records = audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, () => jobRecordsOf(current, path, options.summaryStore)));
+    const records =
+      audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, async () => (await fileResult(current, path, 'jobs', { kept: options.summaryStore }, jobRecordsOfText)) ?? []));
     if (records.length > 0) jobs.push([path, records]);
   }
   for (const [path, file] of audited) if (!jobFiles.has(path) && file.jobs.length > 0) jobs.push([path, file.jobs]);
@@ -167,4 +159,9 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   if (affected.has(contract.path)) findings.push(...(await auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs: summary.jobs, head: options.head })));
   const sorted = sortFindings(findings);
   return { contract, findings: sorted, summary: countFindings(summary, sorted), jobs, affected };
+}
+
+/** The Job records of a text's documents. */
+function jobRecordsOfText(text: string): JobRecord[] {
+  return jobRecordsIn(parseYamlFile(text));
 }

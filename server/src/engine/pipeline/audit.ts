@@ -15,7 +15,7 @@ import { CONTRACT_FILE_NAME } from '../contract/model';
 import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
-import { memoized, type IndexMemo } from './index-memo';
+import { fileResult, type EarlierResults, type KeptResults } from './index-memo';
 import { accountLookup, AccountList, RepoIndex } from './repo-index';
 import { detached, FileSummary, isTrivial, namesUsedIn, summarizeFile } from './file-summary';
 import { unreadableContractFinding } from '../rules/contract-invalid';
@@ -64,7 +64,7 @@ export const FILES_PER_THREAD = 2000;
  * Where summaries outlive a run (the CLI's --cache: node/summary-cache.ts). A summary is a pure
  * function of the path and the text, so one kept under the text's key is that text's summary.
  */
-export interface SummaryStore {
+export interface SummaryStore extends KeptResults {
   keyOf: TextKey;
   /** The key of the text whose summary is kept for the path. */
   keyFor(path: string): string | undefined;
@@ -77,10 +77,6 @@ export interface SummaryStore {
   unread(path: string): KeptSummary | undefined;
   /** Keeps a new summary (as it is now: a later change to the object is not kept), and whether its text says Job. */
   set(path: string, key: string, summary: FileSummary, mentionsJob: boolean): void;
-  /** The Job records of the text whose summary is kept for the path (jobRecordsIn), where they are kept. */
-  jobsOf(path: string): JobRecord[] | undefined;
-  /** Keeps the Job records of the text whose summary is kept for the path (a new summary drops them). */
-  setJobs(path: string, jobs: JobRecord[]): void;
 }
 
 /** A summary kept from an earlier run, and whether its text says Job (see Summarized). */
@@ -102,11 +98,11 @@ export async function readContract(fs: RepoFs, options: AuditOptions) {
 
 /**
  * Reads every file that may feed the index once, then the generator inputs its kustomization
- * files name, the files kustomize reads whole and the names the model wants; `memo` keeps what
- * each file gives, for the index of another revision; `made`: summaries made elsewhere (audit
- * workers), which the index takes as its own.
+ * files name, the files kustomize reads whole and the names the model wants; `earlier` holds what
+ * files gave before (in this run for another revision, or in earlier runs for their texts now);
+ * `made`: summaries made elsewhere (audit workers), which the index takes as its own.
  */
-export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, memo?: IndexMemo, made?: ReadonlyMap<string, FileSummary>): Promise<RepoIndex> {
+export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Contract, earlier: EarlierResults = {}, made?: ReadonlyMap<string, FileSummary>): Promise<RepoIndex> {
   const index = new RepoIndex();
   index.setFiles(files);
   index.setFluxConfig(contract.flux);
@@ -120,9 +116,9 @@ export async function buildRepoIndex(fs: RepoFs, files: string[], contract: Cont
     const read = await fs.read(path);
     if (read.kind === 'text') index.record(path, indexSummary(path, read.text));
   }
-  await readInputs(fs, index, memo);
+  await readInputs(fs, index, earlier);
   await readKustomizeTexts(fs, index);
-  await readWantedNames(fs, index, memo);
+  await readWantedNames(fs, index, earlier);
   return index;
 }
 
@@ -136,26 +132,24 @@ export async function readKustomizeTexts(fs: RepoFs, index: RepoIndex): Promise<
   return paths;
 }
 
+/** The names a text's documents use, as the index keeps them (no slice of the text). */
+export function namesOfText(text: string): string[] {
+  return detached(namesUsedIn(parseYamlFile(text)));
+}
+
 /** Reads the names the files the index wants them of use (see RepoIndex.namesWanted). */
-export async function readWantedNames(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<number> {
+export async function readWantedNames(fs: RepoFs, index: RepoIndex, earlier: EarlierResults = {}): Promise<number> {
   const wanted = [...index.namesWanted()];
-  for (const path of wanted) {
-    const read = await fs.read(path);
-    index.setUses(path, read.kind === 'text' ? memoized(memo, 'names', path, read.text, () => detached(namesUsedIn(parseYamlFile(read.text)))) : []);
-  }
+  for (const path of wanted) index.setUses(path, (await fileResult(fs, path, 'names', earlier, namesOfText)) ?? []);
   return wanted.length;
 }
 
 /** Reads the generator inputs the index names and has not read yet (a kustomization file changed, say). */
-export async function readInputs(fs: RepoFs, index: RepoIndex, memo?: IndexMemo): Promise<string[]> {
+export async function readInputs(fs: RepoFs, index: RepoIndex, earlier: EarlierResults = {}): Promise<string[]> {
   const paths = index.unreadInputs();
   for (const path of paths) {
-    const read = await fs.read(path);
-    if (read.kind === 'text')
-      index.recordInput(
-        path,
-        memoized(memo, 'input', path, read.text, () => detached(inputFacts(path, read.text))),
-      );
+    const facts = await fileResult(fs, path, 'input', earlier, (text) => detached(inputFacts(path, text)));
+    if (facts) index.recordInput(path, facts);
   }
   return paths;
 }
