@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { blobKeysAt, textKey, unchangedSince } from '../server/src/node/git-blob-keys';
 import { SummaryCache } from '../server/src/node/summary-cache';
-import { auditChanged } from '../server/src/engine/pipeline/audit-changed';
+import { auditChanged, type ChangedAudit } from '../server/src/engine/pipeline/audit-changed';
 import { memoryFs } from './helpers/memory-fs';
 import { removeTempRepos, tempDir, tempRepo } from './helpers/temp-repo';
 import type { RepoFs } from '../server/src/engine/base/repo-fs';
@@ -186,5 +186,54 @@ describe('the changed-only audit with summaries kept by blob id', () => {
     const third = counted(NOW);
     assert.deepEqual(await run(third.fs, other), plain);
     assert.ok(third.reads.has('apps/config.yaml'));
+  });
+
+  // Two Kustomizations take a Secret the repository does not hold; the info on it (in the first
+  // file) names what their files use, apps/uses.yaml's names included.
+  const fluxKustomization = (name: string, interval: string) =>
+    `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: ${name}\n  namespace: flux-system\nspec:\n  interval: ${interval}\n  path: ./${name}\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n  postBuild:\n    substituteFrom:\n      - {kind: Secret, name: cluster-settings}\n`;
+  const usesName = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: uses\ndata:\n  URL: https://\${${name}}/\n`;
+  const TAKERS: Record<string, string> = {
+    'flux/a-infra.yaml': fluxKustomization('infra', '10m'),
+    'flux/apps.yaml': fluxKustomization('apps', '10m'),
+    'infra/kustomization.yaml': 'resources:\n  - settings.yaml\n',
+    'infra/settings.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  A: b\n',
+    'apps/kustomization.yaml': 'resources:\n  - uses.yaml\n',
+    'apps/uses.yaml': usesName('CLUSTER_DOMAIN'),
+  };
+
+  /**
+   * The change from TAKERS to `now` (one file changed), audited without a cache and then with a
+   * cache of `now` whose every other file git says is unchanged: the same report; the paths the
+   * cached run read.
+   */
+  async function takersChanged(changed: string, now: Record<string, string>): Promise<{ plain: ChangedAudit | null; reads: Map<string, number> }> {
+    const runOn = (fs: RepoFs, store?: SummaryCache) =>
+      auditChanged({ fs, files: Object.keys(now).sort() }, new Set([changed]), () => Promise.resolve({ fs: memoryFs(TAKERS), files: Object.keys(TAKERS).sort() }), { summaryStore: store });
+    const plain = await runOn(memoryFs(now));
+    const folder = join(tempDir('fjg-blob-cache-'), 'cache');
+    const cold = SummaryCache.open(folder, 'test-engine');
+    await runOn(memoryFs(now), cold);
+    cold.save();
+    const warm = SummaryCache.open(folder, 'test-engine');
+    warm.presume(new Map(Object.entries(now).flatMap(([path, text]): Array<[string, string]> => (path === changed ? [] : [[path, textKey(text)]]))));
+    const cached = counted(now);
+    assert.deepEqual(await runOn(cached.fs, warm), plain);
+    return { plain, reads: cached.reads };
+  }
+
+  const unknownInfo = (audit: ChangedAudit | null) => audit?.findings.find((finding) => finding.rule === 'flux-variables-unknown')?.message ?? '';
+
+  test("the names a file uses are kept with its summary: an outside source's info names them, the file not read", async () => {
+    const { plain, reads } = await takersChanged('flux/a-infra.yaml', { ...TAKERS, 'flux/a-infra.yaml': fluxKustomization('infra', '5m') });
+    assert.match(unknownInfo(plain), /\(CLUSTER_DOMAIN\)/, 'the control: the report names what apps/uses.yaml uses');
+    assert.ok(!plain?.affected.has('apps/uses.yaml'));
+    assert.equal(reads.get('apps/uses.yaml'), undefined);
+  });
+
+  test('names kept for a text now are not taken for the revision: a file that uses another name', async () => {
+    const { plain } = await takersChanged('apps/uses.yaml', { ...TAKERS, 'apps/uses.yaml': usesName('CLUSTER_NAME') });
+    // The info changed with the name, so the file it is in is affected: the revision's model read the name the file used then.
+    assert.match(unknownInfo(plain), /\(CLUSTER_NAME\)/);
   });
 });
