@@ -184,6 +184,9 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   const changesAsked = options.staged ? stagedChanges(root) : base === null ? null : changesSince(root, base);
   const blobKeys = base !== null && options.cacheLocation !== null ? blobKeysAt(root, base, options.maxFileSize) : undefined;
   const headAsked = options.git ? gitHeadReader(dir) : null;
+  // The cache is read while git works (this thread would wait for it anyway).
+  const cacheOpened =
+    base !== null && options.cacheLocation !== null ? openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation)) : undefined;
   // Listed once: the count decides the threads, and the audit walks the same list.
   let files = await fs.listFiles();
   // Before the audit: a revision git cannot resolve is a usage error, said at once.
@@ -210,8 +213,9 @@ async function runAudit(args: string[], io: Io): Promise<number> {
       : workerExecutor({ root, maxFileSize: options.maxFileSize, git: head !== undefined, open }, files.length, options.threads ?? undefined, (message) => io.stderr(`flux-job-guard: ${message}\n`));
   // Only the files the change can affect, each as the whole audit reports it; the whole audit where the change reaches every file.
   if (!changes && options.cacheLocation !== null) io.stderr('flux-job-guard: --cache applies to --changed-since and --staged; the whole audit neither reads nor writes it\n');
-  const cache =
-    changes && options.cacheLocation !== null ? await openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation), io) : undefined;
+  const opened = changes ? await cacheOpened : undefined;
+  if (opened?.refused) io.stderr(`flux-job-guard: ${opened.refused}: the cache is neither read nor written\n`);
+  const cache = opened?.cache;
   if (cache && changes && blobKeys) cache.presume(unchangedSince(await blobKeys, changes.revision, [...changes.files, ...(changes.unstaged ?? [])]));
   const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
   try {
@@ -226,12 +230,10 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   return result.summary.errors > 0 ? 1 : 0;
 }
 
-/** The --cache folder's summaries, or none (said once on stderr) where the folder must not be used. */
-async function openCache(folder: string, io: Io): Promise<SummaryCache | undefined> {
+/** The --cache folder's summaries, or why the folder must not be used (said once, by the caller). */
+async function openCache(folder: string): Promise<{ cache?: SummaryCache; refused?: string }> {
   const refused = await refusedCacheFolder(folder);
-  if (refused === null) return SummaryCache.open(folder);
-  io.stderr(`flux-job-guard: ${refused}: the cache is neither read nor written\n`);
-  return undefined;
+  return refused === null ? { cache: SummaryCache.open(folder) } : { refused };
 }
 
 /** A RepoFs that answers one path (the --config file, which may live outside DIR) from memory. */

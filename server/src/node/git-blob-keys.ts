@@ -90,20 +90,18 @@ export async function blobKeysAt(root: string, rev: string, maxFileSize: number,
   ]);
   if (!resolved.ok || !format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !plain) return null;
   const revision = resolved.stdout.trim();
-  const tree = await git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']);
-  if (!tree.ok) return null;
+  // The attributes of every plain index entry (a file the revision holds but the index does not is no plain entry), asked with the tree.
+  const [tree, converted] = await Promise.all([git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']), convertedPaths(root, [...plain], crlf === 'text')]);
+  if (!tree.ok || !converted) return null;
   const keys = new Map<string, string>();
   for (const record of nulSeparated(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
     const tab = record.indexOf('\t');
     const [mode, type, object, size] = record.slice(0, tab).split(/ +/);
     const path = record.slice(tab + 1);
-    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize || !plain.has(path)) continue;
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize || !plain.has(path) || converted.has(path)) continue;
     keys.set(path, object);
   }
-  const converted = await convertedPaths(root, [...keys.keys()], crlf === 'text');
-  if (!converted) return null;
-  for (const path of converted) keys.delete(path);
   return { revision, keys };
 }
 

@@ -19,11 +19,10 @@ function gitMessage(stderr: string): string {
 
 /** The files below `root` (paths relative to it) that differ between `rev` and the working tree. */
 export async function changesSince(root: string, rev: string): Promise<ChangesSince> {
-  const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `--changed-since needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
   // Resolved first, to a commit: a revision that starts with "-" is never read as an option, and
-  // the diff below names an object, not a path.
-  const resolved = await git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]);
+  // the diff below names an object, not a path. (Asked with the work tree question: outside one, its answer is not used.)
+  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`])]);
+  if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `--changed-since needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
   if (!resolved.ok) return { ok: false, message: `--changed-since: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
   const revision = resolved.stdout.trim();
   // --no-renames: a rename is its two paths, and both matter (the old one's builders lost a file).
