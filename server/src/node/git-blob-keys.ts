@@ -82,17 +82,20 @@ export interface BlobKeysAt {
  * process of its own, so the caller can start it before it knows what changed.
  */
 export async function blobKeysAt(root: string, rev: string, maxFileSize: number, platform = process.platform): Promise<BlobKeysAt | null> {
-  const [resolved, format, crlf, plain] = await Promise.all([
-    git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]),
+  // Each question starts as soon as what it needs is known: the tree once the revision is resolved, the attributes once the index is listed.
+  const resolving = git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]);
+  const listing = plainIndexEntries(root);
+  const crlfAsked = checkoutCrlf(root, platform);
+  const [resolved, format, crlf, plain, tree, converted] = await Promise.all([
+    resolving,
     git(root, ['rev-parse', '--show-object-format']),
-    checkoutCrlf(root, platform),
-    plainIndexEntries(root),
+    crlfAsked,
+    listing,
+    resolving.then((answer) => (answer.ok ? git(root, ['ls-tree', '-r', '-l', '-z', answer.stdout.trim(), '--', '.']) : answer)),
+    // The attributes of every plain index entry (a file the revision holds but the index does not is no plain entry).
+    Promise.all([listing, crlfAsked]).then(([entries, checkout]) => (entries && checkout !== 'every' ? convertedPaths(root, [...entries], checkout === 'text') : undefined)),
   ]);
-  if (!resolved.ok || !format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !plain) return null;
-  const revision = resolved.stdout.trim();
-  // The attributes of every plain index entry (a file the revision holds but the index does not is no plain entry), asked with the tree.
-  const [tree, converted] = await Promise.all([git(root, ['ls-tree', '-r', '-l', '-z', revision, '--', '.']), convertedPaths(root, [...plain], crlf === 'text')]);
-  if (!tree.ok || !converted) return null;
+  if (!resolved.ok || !format.ok || format.stdout.trim() !== 'sha1' || crlf === 'every' || !plain || !tree.ok || !converted) return null;
   const keys = new Map<string, string>();
   for (const record of nulSeparated(tree.stdout)) {
     // <mode> SP <type> SP <object> SP+ <size> TAB <path>
@@ -102,7 +105,7 @@ export async function blobKeysAt(root: string, rev: string, maxFileSize: number,
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || Number(size) > maxFileSize || !plain.has(path) || converted.has(path)) continue;
     keys.set(path, object);
   }
-  return { revision, keys };
+  return { revision: resolved.stdout.trim(), keys };
 }
 
 /**

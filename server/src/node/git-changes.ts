@@ -17,19 +17,29 @@ function gitMessage(stderr: string): string {
   return stderr.trim().split('\n').join(' ') || 'git failed without a message';
 }
 
+/** The commit `rev` names (`flag`: the option asking, for messages), where `root` is in a git work tree. */
+async function resolvedRevision(root: string, rev: string, flag: string): Promise<{ ok: true; revision: string } | { ok: false; message: string }> {
+  // Resolved first, to a commit: a revision that starts with "-" is never read as an option, and
+  // the diffs name an object, not a path. (Asked with the work tree question: outside one, its answer is not used.)
+  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`])]);
+  if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `${flag} needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
+  if (!resolved.ok) return { ok: false, message: `${flag}: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
+  return { ok: true, revision: resolved.stdout.trim() };
+}
+
+/** The untracked files git does not ignore (walking the working tree: the slowest question, so asked first). */
+function untrackedFiles(root: string): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  return git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
+}
+
 /** The files below `root` (paths relative to it) that differ between `rev` and the working tree. */
 export async function changesSince(root: string, rev: string): Promise<ChangesSince> {
-  // Resolved first, to a commit: a revision that starts with "-" is never read as an option, and
-  // the diff below names an object, not a path. (Asked with the work tree question: outside one, its answer is not used.)
-  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`])]);
-  if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `--changed-since needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
-  if (!resolved.ok) return { ok: false, message: `--changed-since: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
-  const revision = resolved.stdout.trim();
+  const untrackedAsked = untrackedFiles(root);
+  const resolved = await resolvedRevision(root, rev, '--changed-since');
+  if (!resolved.ok) return resolved;
+  const { revision } = resolved;
   // --no-renames: a rename is its two paths, and both matter (the old one's builders lost a file).
-  const [diff, untracked] = await Promise.all([
-    git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']),
-    git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']),
-  ]);
+  const [diff, untracked] = await Promise.all([git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']), untrackedAsked]);
   if (!diff.ok) return { ok: false, message: `--changed-since: git diff ${rev} failed (git: ${gitMessage(diff.stderr)})` };
   if (!untracked.ok) return { ok: false, message: `--changed-since: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
   return { ok: true, revision, files: new Set([...nulSeparated(diff.stdout), ...nulSeparated(untracked.stdout)]) };
@@ -41,15 +51,19 @@ export async function changesSince(root: string, rev: string): Promise<ChangesSi
  * audit reads as the index has them, since the commit will hold that.
  */
 export async function stagedChanges(root: string): Promise<ChangesSince> {
-  const since = await changesSince(root, 'HEAD');
-  if (!since.ok) return { ok: false, message: since.message.replace('--changed-since', '--staged') };
-  const staged = await git(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', since.revision, '--', '.']);
+  const untrackedAsked = untrackedFiles(root);
+  const resolved = await resolvedRevision(root, 'HEAD', '--staged');
+  if (!resolved.ok) return resolved;
+  const { revision } = resolved;
+  const [staged, unstaged, untracked] = await Promise.all([
+    git(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', revision, '--', '.']),
+    git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', '--', '.']),
+    untrackedAsked,
+  ]);
   if (!staged.ok) return { ok: false, message: `--staged: git diff --cached failed (git: ${gitMessage(staged.stderr)})` };
-  const unstaged = await git(root, ['diff', '--name-only', '-z', '--no-renames', '--relative', '--', '.']);
   if (!unstaged.ok) return { ok: false, message: `--staged: git diff failed (git: ${gitMessage(unstaged.stderr)})` };
-  const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
   if (!untracked.ok) return { ok: false, message: `--staged: git ls-files failed (git: ${gitMessage(untracked.stderr)})` };
-  return { ok: true, revision: since.revision, files: new Set(nulSeparated(staged.stdout)), unstaged: new Set([...nulSeparated(unstaged.stdout), ...nulSeparated(untracked.stdout)]) };
+  return { ok: true, revision, files: new Set(nulSeparated(staged.stdout)), unstaged: new Set([...nulSeparated(unstaged.stdout), ...nulSeparated(untracked.stdout)]) };
 }
 
 /**
