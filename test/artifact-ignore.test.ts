@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { ArtifactIndex, makeArtifact } from '../server/src/engine/flux/model/artifact';
-import { excludedBy, matchUnder, parsePattern } from '../server/src/engine/flux/model/gitignore';
+import { excludedBy, matchUnder, parsePattern, segmentMatch } from '../server/src/engine/flux/model/gitignore';
 
 const SEGMENT = fc.constantFrom('a', 'b', 'apps', 'deploy', 'crds', 'x.yaml', 'y.md', '.github', 'flux-system');
 const PATH = fc.array(SEGMENT, { minLength: 1, maxLength: 5 }).map((segments) => segments.join('/'));
@@ -61,5 +61,31 @@ describe('matchUnder', () => {
   ];
   for (const [line, dir, domain, expected] of table) {
     test(`${line} (read in '${domain}') under '${dir}': ${expected}`, () => assert.equal(under(line, dir, domain), expected));
+  }
+});
+
+describe('segmentMatch (filepath.Match for one segment)', () => {
+  // A name and `*` with a literal end are matched without a regular expression: each row holds both
+  // ways to the same answers, with a negative control on every side.
+  const rows: Array<[pattern: string, name: string, matches: boolean]> = [
+    ['*.png', 'a.png', true],
+    ['*.png', '.png', true], // `*` matches nothing too
+    ['*.png', 'a.PNG', false],
+    ['*.png', 'a.png.bak', false],
+    ['**.tar.gz', 'x.tar.gz', true],
+    ['*', '', true],
+    ['*', 'anything', true],
+    ['name', 'name', true],
+    ['name', 'Name', false],
+    ['\\*.png', '*.png', true],
+    ['\\*.png', 'a.png', false],
+    ['*a?', 'xab', true],
+    ['*a?', 'xa', false],
+    ['[ab]*.c', 'b1.c', true],
+    ['[ab]*.c', 'c1.c', false],
+    ['[ab', 'a', false], // a bad pattern matches nothing
+  ];
+  for (const [pattern, name, matches] of rows) {
+    test(`${JSON.stringify(pattern)} ${matches ? 'matches' : 'does not match'} ${JSON.stringify(name)}`, () => assert.equal(segmentMatch(pattern, name), matches));
   }
 });

@@ -101,16 +101,17 @@ export function matchUnder(pattern: IgnorePattern, dir: readonly string[]): 'non
 }
 
 function matches(pattern: IgnorePattern, path: string[]): boolean {
-  if (path.length <= pattern.domain.length) return false;
-  for (let i = 0; i < pattern.domain.length; i++) if (pattern.domain[i] !== path[i]) return false;
-  const rest = path.slice(pattern.domain.length);
-  return pattern.anchored ? anchoredMatch(pattern, rest) : nameMatch(pattern, rest);
+  const { domain } = pattern;
+  if (path.length <= domain.length) return false;
+  for (let i = 0; i < domain.length; i++) if (domain[i] !== path[i]) return false;
+  return pattern.anchored ? anchoredMatch(pattern, path.slice(domain.length)) : nameMatch(pattern, path, domain.length);
 }
 
-/** A pattern without `/` matches any segment (a folder's name matches everything in it). */
-function nameMatch(pattern: IgnorePattern, path: string[]): boolean {
-  for (let i = 0; i < path.length; i++) {
-    if (!segmentMatch(pattern.segments[0], path[i])) continue;
+/** A pattern without `/` matches any segment from `from` on (a folder's name matches everything in it). */
+function nameMatch(pattern: IgnorePattern, path: string[], from: number): boolean {
+  const matcher = segmentMatcher(pattern.segments[0]);
+  for (let i = from; i < path.length; i++) {
+    if (!matcher(path[i])) continue;
     if (pattern.dirOnly && i === path.length - 1) return false; // the file itself is not a folder
     return true;
   }
@@ -158,17 +159,30 @@ function anchoredMatch(pattern: IgnorePattern, path: string[]): boolean {
   return matched;
 }
 
-const segmentCache = new Map<string, RegExp | null>();
+const segmentMatchers = new Map<string, (name: string) => boolean>();
 
-/** Go's filepath.Match for one segment: `*`, `?`, `[...]` (`^` negates), `\` escapes; a bad pattern matches nothing. */
+/** Go's filepath.Match for one segment: `*`, `?`, `[...]` (`^` negates), `\\` escapes; a bad pattern matches nothing. */
 export function segmentMatch(pattern: string, name: string): boolean {
-  if (!/[*?[\\]/.test(pattern)) return pattern === name;
-  let regexp = segmentCache.get(pattern);
-  if (regexp === undefined) {
-    regexp = segmentRegExp(pattern);
-    segmentCache.set(pattern, regexp);
+  return segmentMatcher(pattern)(name);
+}
+
+/** segmentMatch for one pattern, made once: most patterns are a name, or `*` and a literal end (`*.png`), which need no regular expression. */
+function segmentMatcher(pattern: string): (name: string) => boolean {
+  let matcher = segmentMatchers.get(pattern);
+  if (matcher === undefined) {
+    matcher = newSegmentMatcher(pattern);
+    segmentMatchers.set(pattern, matcher);
   }
-  return regexp !== null && regexp.test(name);
+  return matcher;
+}
+
+function newSegmentMatcher(pattern: string): (name: string) => boolean {
+  if (!/[*?[\\]/.test(pattern)) return (name) => name === pattern;
+  // `*` spans any characters but `/`, which no segment holds.
+  const end = /^\*+([^*?[\\]*)$/.exec(pattern)?.[1];
+  if (end !== undefined) return (name) => name.endsWith(end);
+  const regexp = segmentRegExp(pattern);
+  return regexp === null ? () => false : (name) => regexp.test(name);
 }
 
 function segmentRegExp(pattern: string): RegExp | null {
