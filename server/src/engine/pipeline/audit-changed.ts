@@ -143,11 +143,12 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   const { contract, index } = after;
   const audited = new Map<string, FileAudit>();
   for (const path of [...affected].sort()) if (path !== contract.path) audited.set(path, await auditOneFile(current, contract, index, path, options.head));
-  // The Jobs of the files the change cannot affect, counted as their audit counts them, without it (countedJobs).
+  // The Jobs of the files the change cannot affect, counted as their audit counts them, without it
+  // (countedJobs), from their Job records: kept with the summary (--cache), else from a parse.
+  const recordsOf = (path: string) => async () => (await fileResult(current, path, 'jobs', { kept: options.summaryStore }, jobRecordsOfText)) ?? [];
   const jobs: Array<[string, JobRecord[]]> = [];
   for (const path of [...jobFiles].sort()) {
-    const records =
-      audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, async () => (await fileResult(current, path, 'jobs', { kept: options.summaryStore }, jobRecordsOfText)) ?? []));
+    const records = audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, recordsOf(path)));
     if (records.length > 0) jobs.push([path, records]);
   }
   for (const [path, file] of audited) if (!jobFiles.has(path) && file.jobs.length > 0) jobs.push([path, file.jobs]);
