@@ -10,7 +10,7 @@
 // Each summary is kept as its own serialized bytes: the index keeps and may change the objects it
 // is given, and what is written back is what was made, not what the run did to it.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writevSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
@@ -182,8 +182,20 @@ export class SummaryCache implements SummaryStore {
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, '.gitignore'), '# written by flux-job-guard --cache\n*\n');
     const partial = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(partial, Buffer.concat([length, header, ...kept.map((entry) => entry.bytes)]));
+    writeAll(partial, [length, header, ...kept.map((entry) => entry.bytes)]);
     renameSync(partial, this.file);
+  }
+}
+
+/** Writes the pieces in a row, as they are: joining them first copied the whole cache (tens of MB) once more. */
+function writeAll(file: string, pieces: Uint8Array[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    const written = writevSync(fd, pieces);
+    if (written !== length) throw new Error(`wrote ${written} of ${length} bytes`);
+  } finally {
+    closeSync(fd);
   }
 }
 
