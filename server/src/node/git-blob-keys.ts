@@ -11,7 +11,7 @@
 // read, as without the cache.
 import { createHash } from 'node:crypto';
 import { BINARY_PROBE_BYTES } from '../engine/base/repo-fs';
-import { git, nulSeparated } from './git-head';
+import { commitOf, git, nulSeparated } from './git-head';
 
 /**
  * The key of a text: git's blob id of its UTF-8 bytes where reading those bytes as a file gives
@@ -83,7 +83,7 @@ export interface BlobKeysAt {
  */
 export async function blobKeysAt(root: string, rev: string, maxFileSize: number, platform = process.platform): Promise<BlobKeysAt | null> {
   // Each question starts as soon as what it needs is known: the tree once the revision is resolved, the attributes once the index is listed.
-  const resolving = git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]);
+  const resolving = commitOf(root, rev);
   const listing = plainIndexEntries(root);
   const crlfAsked = checkoutCrlf(root, platform);
   const [resolved, format, crlf, plain, tree, converted] = await Promise.all([

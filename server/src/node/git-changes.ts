@@ -4,7 +4,7 @@
 // the repository as it was at REV, for the model of that revision. The user's
 // own git does the work; nothing here runs code from the repository.
 import type { ReadResult, RepoFs } from '../engine/base/repo-fs';
-import { git, nulSeparated, revisionReader } from './git-head';
+import { commitOf, git, nulSeparated, revisionReader } from './git-head';
 
 /** `unstaged` (--staged only): the paths where the working tree is not the index, read from the index instead. */
 export type ChangesSince = { ok: true; revision: string; files: Set<string>; unstaged?: Set<string> } | { ok: false; message: string };
@@ -19,9 +19,8 @@ function gitMessage(stderr: string): string {
 
 /** The commit `rev` names (`flag`: the option asking, for messages), where `root` is in a git work tree. */
 async function resolvedRevision(root: string, rev: string, flag: string): Promise<{ ok: true; revision: string } | { ok: false; message: string }> {
-  // Resolved first, to a commit: a revision that starts with "-" is never read as an option, and
-  // the diffs name an object, not a path. (Asked with the work tree question: outside one, its answer is not used.)
-  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`])]);
+  // Resolved first (commitOf), with the work tree question: outside one, its answer is not used.
+  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), commitOf(root, rev)]);
   if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `${flag} needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
   if (!resolved.ok) return { ok: false, message: `${flag}: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
   return { ok: true, revision: resolved.stdout.trim() };

@@ -19,6 +19,15 @@ export function git(root: string, args: string[], input?: string): Promise<{ ok:
   });
 }
 
+/**
+ * git's answer to which commit the revision `rev` (as the user wrote it) names: on stdout where
+ * it is `ok`. Resolved to a commit so that what is asked next names an object, not a path; a
+ * revision that starts with "-" is never read as an option.
+ */
+export function commitOf(root: string, rev: string): ReturnType<typeof git> {
+  return git(root, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`]);
+}
+
 /** The records of git's `-z` output (paths, or lines of other commands), without the empty last item. */
 export function nulSeparated(stdout: string): string[] {
   return stdout.split('\0').filter((record) => record !== '');
