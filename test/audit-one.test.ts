@@ -11,6 +11,7 @@ import { audit, mentionsJob, readContract } from '../server/src/engine/pipeline/
 import { jobRecordsIn } from '../server/src/engine/pipeline/analyze';
 import { parseYamlFile } from '../server/src/engine/yaml/documents';
 import { auditContractFile, auditOneFile, countedJobs, patchedAudit, type FileAudit } from '../server/src/engine/pipeline/audit-one';
+import { liveAuditModel } from '../server/src/engine/pipeline/file-model';
 import type { Finding } from '../server/src/engine/base/types';
 import { Project, type AuditShown } from '../server/src/lsp/project';
 import { DEFAULT_SETTINGS } from '../server/src/shared/settings';
@@ -71,13 +72,17 @@ async function compareEveryFile(files: Record<string, string>): Promise<{ whole:
   let uncounted = 0;
   for (const path of Object.keys(files).sort()) {
     if (path === project.contract.path) continue;
-    const one = await auditOneFile(project.fs, project.contract, project.index, path);
+    const one = await auditOneFile(project.fs, project.contract, liveAuditModel(project.index, project.contract), path);
     assert.deepEqual(one.findings.map(brief), whole.findings.filter((finding) => finding.file === path).map(brief), path);
     assert.deepEqual(one.jobs, jobs.get(path) ?? [], path);
     // The changed-only audit counts the Jobs of the files a change cannot affect without their audit.
     const text = files[path];
     if (mentionsJob(text)) {
-      assert.deepEqual(await countedJobs(project.contract, project.index, path, () => Promise.resolve(jobRecordsIn(parseYamlFile(text)))), one.jobs, `${path}: counted without its audit`);
+      assert.deepEqual(
+        await countedJobs(liveAuditModel(project.index, project.contract).file(path), () => Promise.resolve(jobRecordsIn(parseYamlFile(text)))),
+        one.jobs,
+        `${path}: counted without its audit`,
+      );
       jobFiles++;
       if (one.jobs.length === 0 && jobRecordsIn(parseYamlFile(text)).length > 0) uncounted++;
     } else assert.deepEqual(one.jobs, [], `${path}: a Job in a text that does not say Job`);
@@ -214,7 +219,11 @@ describe('the audit after a save', () => {
     assert.equal(after.changed, undefined);
     const whole = await wholeAudit(files);
     assertSameAudit(after, whole);
-    const partial = patchedAudit(project.contract, before, new Map<string, FileAudit>([[settings, await auditOneFile(project.fs, project.contract, project.index, settings)]]));
+    const partial = patchedAudit(
+      project.contract,
+      before,
+      new Map<string, FileAudit>([[settings, await auditOneFile(project.fs, project.contract, liveAuditModel(project.index, project.contract), settings)]]),
+    );
     assert.notDeepEqual(partial?.findings.map(brief), whole.findings.map(brief));
   });
 
@@ -236,7 +245,11 @@ describe('the audit after a save', () => {
       related(whole).some((text) => text.includes(apps)),
       'the undefined name points to the Kustomization',
     );
-    const partial = patchedAudit(project.contract, before, new Map<string, FileAudit>([[apps, await auditOneFile(project.fs, project.contract, project.index, apps)]]));
+    const partial = patchedAudit(
+      project.contract,
+      before,
+      new Map<string, FileAudit>([[apps, await auditOneFile(project.fs, project.contract, liveAuditModel(project.index, project.contract), apps)]]),
+    );
     assert.notDeepEqual(related(partial!), related(whole));
   });
 

@@ -184,7 +184,8 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   const changesAsked = options.staged ? stagedChanges(root) : base === null ? null : changesSince(root, base);
   const blobKeys = base !== null && options.cacheLocation !== null ? blobKeysAt(root, base, options.maxFileSize) : undefined;
   const headAsked = options.git ? gitHeadReader(dir) : null;
-  // The cache is read while git works (this thread would wait for it anyway).
+  // The cache folder is checked while git works; its files are read when the audit asks for them
+  // (a run that uses the kept model reads none of the summaries).
   const cacheOpened =
     base !== null && options.cacheLocation !== null ? openCache(options.cacheLocation === '' ? nodePath.join(root, CACHE_FOLDER) : nodePath.resolve(io.cwd, options.cacheLocation)) : undefined;
   // Listed once: the count decides the threads, and the audit walks the same list.
@@ -217,7 +218,7 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   if (opened?.refused) io.stderr(`flux-job-guard: ${opened.refused}: the cache is neither read nor written\n`);
   const cache = opened?.cache;
   if (cache && changes && blobKeys) cache.presume(unchangedSince(await blobKeys, changes.revision, [...changes.files, ...(changes.unstaged ?? [])]));
-  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache }) : null;
+  const since = changes ? await auditSince(root, changes.revision, listed, files, changes.files, { contractPath, head, executor, summaryStore: cache, modelStore: cache }) : null;
   try {
     cache?.save();
   } catch (error) {

@@ -4,7 +4,7 @@
 import { analyzeFile, type FileAnalysis } from '../engine/pipeline/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob } from '../engine/pipeline/repo-analysis';
 import { inputFacts } from '../engine/flux/facts/generator-inputs';
-import { isAnalyzed, mayBeIndexed } from '../engine/pipeline/scope';
+import { isAnalyzed, mayBeIndexed, syntaxScope } from '../engine/pipeline/scope';
 import { isYamlPath } from '../engine/base/paths';
 import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
@@ -25,6 +25,7 @@ import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
 import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
 import { auditOneFile, patchedAudit, type FileAudit } from '../engine/pipeline/audit-one';
+import { liveAuditModel } from '../engine/pipeline/file-model';
 
 /** What a platform needs to audit a folder elsewhere (in a worker thread, say): the project's settings and unsaved texts. */
 export interface AuditRequest {
@@ -159,7 +160,16 @@ export class Project {
 
   /** The audit's steps after the rules (file-findings.ts); the fix that writes a directive is offered with the code actions (withDisableFixes). */
   private fileFindings(path: string, text: string | undefined, analysis: FileAnalysis, other?: Finding[]): Finding[] {
-    return fileFindings({ index: this.index, contract: this.contract, path, text, analysis, other, shows: (finding) => this.shows(finding) });
+    return fileFindings({
+      index: this.index,
+      syntax: () => syntaxScope(this.contract, this.index, path),
+      contract: this.contract,
+      path,
+      text,
+      analysis,
+      other,
+      shows: (finding) => this.shows(finding),
+    });
   }
 
   /** Per-document caches of the files open in the editor. */
@@ -300,7 +310,8 @@ export class Project {
     const files = basis ? this.changedSince(basis, paths) : 'no audit before';
     if (basis && typeof files !== 'string') {
       const audited = new Map<string, FileAudit>();
-      for (const path of files) audited.set(path, await auditOneFile(this.fs, this.contract, this.index, path, this.head));
+      const model = liveAuditModel(this.index, this.contract);
+      for (const path of files) audited.set(path, await auditOneFile(this.fs, this.contract, model, path, this.head));
       const found = patchedAudit(this.contract, basis.found, audited);
       if (found) {
         this.lastAudit = { ...basis, found };

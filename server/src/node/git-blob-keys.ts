@@ -49,17 +49,21 @@ async function checkoutCrlf(root: string, platform: NodeJS.Platform): Promise<'e
  * encoding, eol=crlf; with `textCrlf`, a `text` attribute too); undefined: git cannot tell.
  */
 async function convertedPaths(root: string, paths: readonly string[], textCrlf: boolean): Promise<Set<string> | undefined> {
-  const attributes = await git(root, ['check-attr', '-z', '--stdin', 'filter', 'ident', 'working-tree-encoding', 'eol', 'text'], paths.map((path) => `${path}\0`).join(''));
+  // --all: only the attributes a path has set (most repositories set none), rather than five records for every path.
+  const attributes = await git(root, ['check-attr', '-z', '--stdin', '--all'], paths.map((path) => `${path}\0`).join(''));
   if (!attributes.ok) return undefined;
   const converted = new Set<string>();
   const fields = attributes.stdout.split('\0');
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const [path, attribute, value] = [fields[i], fields[i + 1], fields[i + 2]];
-    if (value === 'unspecified' || value === 'unset') continue;
+    if (value === 'unspecified' || value === 'unset' || !CONVERTING.has(attribute)) continue;
     if (attribute === 'eol' ? value === 'crlf' : attribute !== 'text' || textCrlf) converted.add(path);
   }
   return converted;
 }
+
+/** The attributes that may make git convert a file's bytes on checkout. */
+const CONVERTING = new Set(['filter', 'ident', 'working-tree-encoding', 'eol', 'text']);
 
 /** The paths git's index flags as plain cached entries (`H`): not assume-unchanged, not skip-worktree, not unmerged. */
 async function plainIndexEntries(root: string): Promise<Set<string> | undefined> {

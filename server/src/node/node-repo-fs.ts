@@ -9,6 +9,9 @@ import { CACHE_FOLDER } from './summary-cache';
 // The CLI's --cache folder is the tool's own, never committed (its .gitignore ignores all of it).
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', CACHE_FOLDER]);
 
+/** How many folders the listing reads between two turns of the event loop. */
+const FOLDERS_PER_TURN = 64;
+
 export class NodeRepoFs implements RepoFs {
   readonly root: string;
 
@@ -37,11 +40,17 @@ export class NodeRepoFs implements RepoFs {
     this.root = real;
   }
 
-  /** Lists synchronously, like the reads: awaiting each of thousands of folders left the process idle. */
+  /**
+   * Lists synchronously, like the reads: awaiting each of thousands of folders left the process
+   * idle. Every FOLDERS_PER_TURN folders it lets the event loop take what came meanwhile (the CLI
+   * asks git while it lists, and each answer may start the next question).
+   */
   async listFiles(): Promise<string[]> {
     const files: string[] = [];
     const pending = [''];
+    let listed = 0;
     while (pending.length > 0) {
+      if (++listed % FOLDERS_PER_TURN === 0) await new Promise(setImmediate);
       const dir = pending.pop()!;
       let entries;
       try {

@@ -10,7 +10,7 @@
 // Each summary is kept as its own serialized bytes: the index keeps and may change the objects it
 // is given, and what is written back is what was made, not what the run did to it.
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writevSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { KeptSummary, SummaryStore } from '../engine/pipeline/audit';
@@ -20,6 +20,8 @@ import type { Results } from '../engine/pipeline/index-memo';
 import type { InputFacts } from '../engine/flux/facts/model';
 import { textKey } from './git-blob-keys';
 import { git } from './git-head';
+import { MODEL_FILE, readModelFile, writeAll, writeModelFile } from './model-file';
+import type { KeptModelData, KeptModelSource, ModelStore } from '../engine/pipeline/kept-model';
 
 /** The cache folder's name, in the audited folder by default; the file listing skips it. */
 export const CACHE_FOLDER = '.flux-job-guard-cache';
@@ -64,10 +66,10 @@ interface Header {
   entries: Array<[path: string, key: string, end: number, mentionsJob: boolean, results: Partial<Results> | null]>;
 }
 
-export class SummaryCache implements SummaryStore {
+export class SummaryCache implements SummaryStore, ModelStore {
   readonly keyOf = textKey;
   /** Each summary's bytes: a view of the file read (no copy), or those made in this run. */
-  private readonly entries = new Map<string, Entry>();
+  private read: Map<string, Entry> | undefined;
   /** The keys of texts known without reading them (presume): git's blob ids of unchanged files. */
   private readonly presumed = new Map<string, string>();
   /** The paths this run asked for or kept: only those are written back (the files of now). */
@@ -75,32 +77,22 @@ export class SummaryCache implements SummaryStore {
   /** The paths whose kept summary is known to be of the text the file has now: only their results are used and kept. */
   private readonly current = new Set<string>();
   private changed = false;
+  /** The model this run built, to keep (kept-model.ts). */
+  private model: KeptModelData | undefined;
 
   private constructor(
     readonly file: string,
     private readonly engine: string,
   ) {}
 
-  /** The cache in `folder` (made at save), empty where there is none, it cannot be read, or another engine wrote it. */
+  /** The cache in `folder` (made at save), empty where there is none, it cannot be read, or another engine wrote it. Read when first asked. */
   static open(folder: string, engine: string = engineKey()): SummaryCache {
-    const cache = new SummaryCache(join(folder, CACHE_FILE), engine);
-    if (engine === '') return cache;
-    try {
-      const bytes = readFileSync(cache.file);
-      const headerEnd = 4 + bytes.readUInt32LE(0);
-      const header = deserialize(bytes.subarray(4, headerEnd)) as Header;
-      if (header.engine !== engine) return cache;
-      const summaries = bytes.subarray(headerEnd);
-      let start = 0;
-      for (const [path, key, end, mentionsJob, results] of header.entries) {
-        if (end < start || end > summaries.length) throw new Error('the cache is cut short');
-        cache.entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true, results: validResults(results) });
-        start = end;
-      }
-    } catch {
-      cache.entries.clear(); // none yet, or unreadable: every summary is made again, and the file rewritten
-    }
-    return cache;
+    return new SummaryCache(join(folder, CACHE_FILE), engine);
+  }
+
+  /** The kept summaries, read at the first question: a run that uses the kept model asks none. */
+  private get entries(): Map<string, Entry> {
+    return (this.read ??= readEntries(this.file, this.engine));
   }
 
   keyFor(path: string): string | undefined {
@@ -159,13 +151,27 @@ export class SummaryCache implements SummaryStore {
     this.changed = true;
   }
 
+  presumedKey(path: string): string | undefined {
+    return this.presumed.get(path);
+  }
+
+  keptModel(setting: string): KeptModelSource | undefined {
+    return this.engine === '' ? undefined : readModelFile(join(dirname(this.file), MODEL_FILE), this.engine, setting);
+  }
+
+  keepModel(model: KeptModelData): void {
+    this.model = model;
+  }
+
   /**
    * Writes the summaries of the files this run met (the rest are gone or were not asked for),
-   * where anything changed. The folder gets a .gitignore that ignores all of it, as Ruff's does,
-   * so the cache is never committed; the file is replaced whole, never left half written.
+   * where anything changed, and the model the run built. A run that asked for no summary (it used
+   * the kept model) leaves them as they are. The folder gets a .gitignore that ignores all of it,
+   * as Ruff's does, so the cache is never committed; each file is replaced whole, never left half written.
    */
   save(): void {
-    const dropped = [...this.entries.keys()].some((path) => !this.used.has(path));
+    const dropped = this.used.size > 0 && [...this.entries.keys()].some((path) => !this.used.has(path));
+    if (this.model) this.replace(join(dirname(this.file), MODEL_FILE), (file) => writeModelFile(file, this.engine, this.model!));
     if (!this.changed && !dropped) return;
     const kept = [...this.used].flatMap((path) => {
       const entry = this.entries.get(path);
@@ -178,25 +184,40 @@ export class SummaryCache implements SummaryStore {
     } satisfies Header);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(header.length);
-    const folder = dirname(this.file);
+    this.replace(this.file, (file) => writeAll(file, [length, header, ...kept.map((entry) => entry.bytes)]));
+  }
+
+  /** Writes one of the cache's files through a file of its own, then puts it in place. */
+  private replace(file: string, write: (partial: string) => void): void {
+    const folder = dirname(file);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, '.gitignore'), '# written by flux-job-guard --cache\n*\n');
-    const partial = `${this.file}.${process.pid}.tmp`;
-    writeAll(partial, [length, header, ...kept.map((entry) => entry.bytes)]);
-    renameSync(partial, this.file);
+    const partial = `${file}.${process.pid}.tmp`;
+    write(partial);
+    renameSync(partial, file);
   }
 }
 
-/** Writes the pieces in a row, as they are: joining them first copied the whole cache (tens of MB) once more. */
-function writeAll(file: string, pieces: Uint8Array[]): void {
-  const fd = openSync(file, 'w');
+/** The entries of the cache file (none where there is none, it cannot be read, or another engine wrote it). */
+function readEntries(file: string, engine: string): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  if (engine === '') return entries;
   try {
-    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-    const written = writevSync(fd, pieces);
-    if (written !== length) throw new Error(`wrote ${written} of ${length} bytes`);
-  } finally {
-    closeSync(fd);
+    const bytes = readFileSync(file);
+    const headerEnd = 4 + bytes.readUInt32LE(0);
+    const header = deserialize(bytes.subarray(4, headerEnd)) as Header;
+    if (header.engine !== engine) return entries;
+    const summaries = bytes.subarray(headerEnd);
+    let start = 0;
+    for (const [path, key, end, mentionsJob, results] of header.entries) {
+      if (end < start || end > summaries.length) throw new Error('the cache is cut short');
+      entries.set(path, { key, bytes: summaries.subarray(start, end), mentionsJob: mentionsJob === true, results: validResults(results) });
+      start = end;
+    }
+  } catch {
+    entries.clear(); // none yet, or unreadable: every summary is made again, and the file rewritten
   }
+  return entries;
 }
 
 /** A kept summary: its text's key, its bytes (a view of the file read, or made in this run), whether its text says Job, what else was kept of its text. */

@@ -86,13 +86,23 @@ export async function revisionModel(
  * otherwise (the caller models the revision).
  */
 export async function unchangedModel(now: RevisionModel, current: RepoFs, then: RepoFs, changed: ReadonlySet<string>): Promise<RevisionModel | null> {
+  const model = { contractPath: now.contract.path, readsWhole: (path: string) => now.index.readsWhole(path) || now.index.isGeneratorInput(path) };
+  return (await changesTellNothing(model, current, then, changed)) ? now : null;
+}
+
+/**
+ * Whether no changed file tells the model anything new (unchangedModel): `model` says which file
+ * is the contract and which files the index reads whole (generator inputs included), of the model
+ * on either side (a file that is text on both sides and tells the same is one of those on both or neither).
+ */
+export async function changesTellNothing(model: { contractPath: string; readsWhole: (path: string) => boolean }, current: RepoFs, then: RepoFs, changed: ReadonlySet<string>): Promise<boolean> {
   for (const path of changed) {
-    if (path === now.contract.path || now.index.readsWhole(path) || now.index.isGeneratorInput(path)) return null;
+    if (path === model.contractPath || model.readsWhole(path)) return false;
     const [after, before] = [await current.read(path), await then.read(path)];
-    if (after.kind !== 'text' || before.kind !== 'text') return null;
-    if (!tellsTheSame(path, before.text, after.text)) return null;
+    if (after.kind !== 'text' || before.kind !== 'text') return false;
+    if (!tellsTheSame(path, before.text, after.text)) return false;
   }
-  return now;
+  return true;
 }
 
 /**

@@ -30,9 +30,12 @@ import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
 import { jobRecordsIn, type JobRecord } from './analyze';
 import { parseYamlFile } from '../yaml/documents';
-import { affectedFiles, revisionModel, unchangedModel } from './affected';
+import { affectedFiles, changesTellNothing, revisionModel, unchangedModel, type RevisionModel } from './affected';
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { fileResult, IndexMemo } from './index-memo';
+import { liveAuditModel, type AuditModel } from './file-model';
+import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptModelSource, type ModelStore } from './kept-model';
+import type { Contract } from '../contract/model';
 
 /** One revision's files: how to read them, and their list. */
 export interface RevisionFiles {
@@ -115,8 +118,7 @@ function unchangedCopies(made: ReadonlyMap<string, FileSummary>, changed: Readon
  * revision `before` gives, over the files as they are now); null where a setting every file
  * depends on changed (then every file is affected: the caller runs the whole audit).
  */
-export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<string>, before: (current: RepoFs) => Promise<RevisionFiles>, options: AuditOptions = {}): Promise<ChangedAudit | null> {
-  const memo = new IndexMemo();
+export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<string>, before: (current: RepoFs) => Promise<RevisionFiles>, options: ChangedOptions = {}): Promise<ChangedAudit | null> {
   // Each file is read once: the revision reads the files that did not change from here.
   const reads = new Map<string, Promise<ReadResult>>();
   const current: RepoFs = {
@@ -127,6 +129,30 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
       return read;
     },
   };
+  let then: RevisionFiles | undefined;
+  const revision = async () => (then ??= await before(current));
+  const kept = options.modelStore?.keptModel(settingOf(options));
+  if (kept) {
+    const audited = await auditWithKeptModel(kept, current, changed, revision, options);
+    if (audited !== undefined) return audited;
+  }
+  const result = await auditWithModels(now, current, changed, revision, options);
+  if (result && options.modelStore) await keepModel(options.modelStore, result, now.files, current, options);
+  return result && { contract: result.contract, findings: result.findings, summary: result.summary, jobs: result.jobs, affected: result.affected };
+}
+
+/** The options of a changed-only audit: the audit's, and where the model is kept between runs. */
+export type ChangedOptions = AuditOptions & { modelStore?: ModelStore };
+
+/** auditChanged with the model of the files now built, and the revision's where the change may alter it. */
+async function auditWithModels(
+  now: RevisionFiles,
+  current: RepoFs,
+  changed: ReadonlySet<string>,
+  revision: () => Promise<RevisionFiles>,
+  options: AuditOptions,
+): Promise<(ChangedAudit & { model: RevisionModel }) | null> {
+  const memo = new IndexMemo();
   // Every file read and summarised once, in the audit workers where an executor spreads the work
   // (the texts stay there): each index takes the summaries (the revision's, of the files that did not change).
   const summarized = await summarizedNow(current, now.files.filter(mayBeIndexed), options);
@@ -134,32 +160,94 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
   const jobFiles = new Set(summarized.filter((file) => file.mentionsJob).map((file) => file.path));
   // What earlier runs kept of the files' texts (--cache) is for the files as they are now: for this model only.
   const after = await revisionModel(current, now.files, options, { memo, kept: options.summaryStore }, made);
-  const then = await before(current);
+  const then = await revision();
   // Most changes tell the model nothing new (a Job's TTL, a command): the revision's model is then this one.
   const prior = (await unchangedModel(after, current, then.fs, changed)) ?? (await revisionModel(then.fs, then.files, options, { memo }, unchangedCopies(made, changed)));
   const affected = affectedFiles({ files: changed, before: prior.view, after: after.view, contract: { before: prior.contract, after: after.contract } });
   if (affected === null) return null;
 
   const { contract, index } = after;
-  const audited = new Map<string, FileAudit>();
-  for (const path of [...affected].sort()) if (path !== contract.path) audited.set(path, await auditOneFile(current, contract, index, path, options.head));
+  const model = liveAuditModel(index, contract);
+  const audited = await auditedFiles(current, contract, model, affected, options);
   // The Jobs of the files the change cannot affect, counted as their audit counts them, without it
   // (countedJobs), from their Job records: kept with the summary (--cache), else from a parse.
   const recordsOf = (path: string) => async () => (await fileResult(current, path, 'jobs', { kept: options.summaryStore }, jobRecordsOfText)) ?? [];
-  const jobs: Array<[string, JobRecord[]]> = [];
-  for (const path of [...jobFiles].sort()) {
-    const records = audited.get(path)?.jobs ?? (await countedJobs(contract, index, path, recordsOf(path)));
-    if (records.length > 0) jobs.push([path, records]);
-  }
-  for (const [path, file] of audited) if (!jobFiles.has(path) && file.jobs.length > 0) jobs.push([path, file.jobs]);
+  const counted: Array<[string, JobRecord[]]> = [];
+  for (const path of [...jobFiles].sort()) if (!audited.has(path)) counted.push([path, await countedJobs(model.file(path), recordsOf(path))]);
+  const contractFile = (jobs: number) => auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs, head: options.head });
+  return { ...(await reported(contract, affected, audited, counted, contractFile)), model: after };
+}
+
+/** What the audit reports of each affected file but the contract (its findings check the whole model). */
+async function auditedFiles(fs: RepoFs, contract: Contract, model: AuditModel, affected: ReadonlySet<string>, options: AuditOptions): Promise<Map<string, FileAudit>> {
+  const audited = new Map<string, FileAudit>();
+  for (const path of [...affected].sort()) if (path !== contract.path) audited.set(path, await auditOneFile(fs, contract, model, path, options.head));
+  return audited;
+}
+
+/**
+ * The report: the affected files' findings, the contract file's where it is affected, and the
+ * summary of every Job counted (the audited files' and `counted`, the others' without their audit).
+ */
+async function reported(
+  contract: Contract,
+  affected: ReadonlySet<string>,
+  audited: ReadonlyMap<string, FileAudit>,
+  counted: ReadonlyArray<[string, JobRecord[]]>,
+  contractFile: (jobs: number) => Promise<Finding[]>,
+): Promise<ChangedAudit> {
+  const byPath = new Map(counted.filter(([path]) => !audited.has(path)));
+  for (const [path, file] of audited) byPath.set(path, file.jobs);
+  const jobs = [...byPath].filter(([, records]) => records.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const summary = summarize(
     contract,
     jobs.map(([path, records]) => ({ path, jobs: records })),
   );
   const findings: Finding[] = [...affected].flatMap((path) => audited.get(path)?.findings ?? []);
-  if (affected.has(contract.path)) findings.push(...(await auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs: summary.jobs, head: options.head })));
+  if (affected.has(contract.path)) findings.push(...(await contractFile(summary.jobs)));
   const sorted = sortFindings(findings);
   return { contract, findings: sorted, summary: countFindings(summary, sorted), jobs, affected };
+}
+
+/**
+ * auditChanged with the model an earlier run kept (kept-model.ts), where it is the model of the
+ * revision (its state is the revision's: the files git says did not change, and the revision's
+ * text of those that did) and of the files now (no changed file tells the model anything new).
+ * Undefined where it is not, or lacks what the audit asks (the caller builds the models).
+ */
+async function auditWithKeptModel(
+  kept: KeptModelSource,
+  current: RepoFs,
+  changed: ReadonlySet<string>,
+  revision: () => Promise<RevisionFiles>,
+  options: ChangedOptions,
+): Promise<ChangedAudit | null | undefined> {
+  const store = options.modelStore!;
+  const then = await revision();
+  const known = (path: string) => (changed.has(path) ? undefined : store.presumedKey(path));
+  if (stateDigest(await stateKeys(then.fs, then.files, known, store.keyOf), store.keyOf) !== kept.state) return undefined;
+  const core = kept.core();
+  if (!core) return undefined;
+  const { contract } = await readContract(current, options);
+  const wholeReads = new Set([...core.wholeReads, ...core.generatorInputs]);
+  if (!(await changesTellNothing({ contractPath: contract.path, readsWhole: (path) => wholeReads.has(path) }, current, then.fs, changed))) return undefined;
+  const view = keptView(core);
+  const affected = affectedFiles({ files: changed, before: view, after: view, contract: { before: contract, after: contract } });
+  // The contract file's findings check its entries against the whole model: only a built model has it.
+  if (affected === null || affected.has(contract.path)) return undefined;
+  try {
+    const audited = await auditedFiles(current, contract, keptAuditModel(kept, core), affected, options);
+    return await reported(contract, affected, audited, core.jobs, () => Promise.resolve([]));
+  } catch (error) {
+    if (error instanceof NotKept) return undefined;
+    throw error;
+  }
+}
+
+/** Keeps the model of the files now (with the Jobs counted), keyed by their state. */
+async function keepModel(store: ModelStore, result: ChangedAudit & { model: RevisionModel }, files: readonly string[], current: RepoFs, options: AuditOptions): Promise<void> {
+  const state = stateDigest(await stateKeys(current, files, (path) => store.presumedKey(path), store.keyOf), store.keyOf);
+  store.keepModel(keptModelOf(result.model, files, result.jobs, state, settingOf(options)));
 }
 
 /** The Job records of a text's documents. */

@@ -8,13 +8,26 @@
 import type { Contract } from '../contract/model';
 import type { Finding } from '../base/types';
 import type { ReadResult, RepoFs } from '../base/repo-fs';
-import { analyzeInContext, bareDollarOn, contractChecks, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult, type ContractCheckInput } from './audit';
+import {
+  analyzeInContext,
+  bareDollarOn,
+  contractChecks,
+  countFindings,
+  reportedFindings,
+  skippedAnalysis,
+  sortFindings,
+  summarize,
+  type AuditResult,
+  type ContractCheckInput,
+  type FileOfModel,
+} from './audit';
 import { syntaxOnlyAnalysis, type FileAnalysis, type JobRecord } from './analyze';
 import { fileFindings, NO_ANALYSIS } from './file-findings';
 import { fileMayMatter } from './incremental';
-import { fileContext, type HeadReader } from './repo-analysis';
-import { accountLookup, type RepoIndex } from './repo-index';
-import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
+import type { HeadReader } from './repo-analysis';
+import { accountLookup } from './repo-index';
+import { isAudited, mayBeIndexed } from './scope';
+import { findingsModelOf, liveAuditModel, type AuditModel, type FileModel } from './file-model';
 import { parseYamlFile } from '../yaml/documents';
 import { DIRECTIVE } from '../rules/support/directive';
 
@@ -32,10 +45,10 @@ interface Met {
   directives: boolean;
 }
 
-async function meet(fs: RepoFs, index: RepoIndex, path: string): Promise<Met> {
+async function meet(fs: RepoFs, file: FileModel, path: string): Promise<Met> {
   const read = await fs.read(path);
   const text = read.kind === 'text' ? read.text : undefined;
-  return { read, text, directives: (mayBeIndexed(path) || index.isGeneratorInput(path)) && text?.includes(DIRECTIVE) === true };
+  return { read, text, directives: (mayBeIndexed(path) || file.generatorInput) && text?.includes(DIRECTIVE) === true };
 }
 
 /**
@@ -44,8 +57,9 @@ async function meet(fs: RepoFs, index: RepoIndex, path: string): Promise<Met> {
  * is done there); pass 1b reads the generator inputs (one with a `$` waits for the rules); pass 2
  * runs the rules where the model says the engine analyses the file, over what pass 1 did.
  */
-async function auditAnalysis(contract: Contract, index: RepoIndex, path: string, met: Met, head?: HeadReader): Promise<FileAnalysis | undefined> {
+async function auditAnalysis(contract: Contract, model: AuditModel, path: string, met: Met, head?: HeadReader): Promise<FileAnalysis | undefined> {
   const { read, text } = met;
+  const file = model.file(path);
   let analysis: FileAnalysis | undefined;
   let waiting = false;
   if (mayBeIndexed(path) && isAudited(contract, path)) {
@@ -53,27 +67,28 @@ async function auditAnalysis(contract: Contract, index: RepoIndex, path: string,
     else if (text !== undefined && !fileMayMatter(path, text, bareDollarOn(contract))) analysis = syntaxOnlyAnalysis(path, text, parseYamlFile(text));
     else waiting = text !== undefined;
   }
-  if (index.isGeneratorInput(path) && text?.includes('$')) waiting = true;
-  if (waiting && isAnalyzed(contract, index, path)) {
-    analysis = (await analyzeInContext(fileContext(index, contract, path), text!, contract, accountLookup(index.declaredAccounts()), head)).analysis;
+  if (file.generatorInput && text?.includes('$')) waiting = true;
+  if (waiting && file.analyzed) {
+    analysis = (await analyzeInContext(file.context!, text!, contract, accountLookup(model.declaredAccounts()), head)).analysis;
   }
-  if (analysis === undefined && text !== undefined && index.graphProblems().some((problem) => problem.file === path)) analysis = NO_ANALYSIS;
+  if (analysis === undefined && text !== undefined && file.problems.length > 0) analysis = NO_ANALYSIS;
   // Helm templates are not YAML until rendered: nothing is reported in them.
-  if (analysis !== undefined && index.roleOf(path) === 'chart-template') analysis = NO_ANALYSIS;
+  if (analysis !== undefined && file.role === 'chart-template') analysis = NO_ANALYSIS;
   return analysis;
 }
 
 /** The file's findings as audit() reports them, from its analysis; `other`: what the contract checks say of it (the contract file). */
-async function reportedOf(contract: Contract, index: RepoIndex, path: string, met: Met, analysis: FileAnalysis | undefined, other: Finding[] = []): Promise<Finding[]> {
-  const problems = index.graphProblems().some((problem) => problem.file === path);
-  const reads = { problems, directives: met.directives, readText: () => Promise.resolve(met.text) };
-  if (analysis !== undefined) return sortFindings(await reportedFindings(index, contract, path, analysis, reads, other));
+async function reportedOf(contract: Contract, model: AuditModel, path: string, met: Met, analysis: FileAnalysis | undefined, other: Finding[] = []): Promise<Finding[]> {
+  const file = model.file(path);
+  const of: FileOfModel = { index: findingsModelOf(model), role: file.role, syntax: () => file.syntax };
+  const reads = { problems: file.problems.length > 0, directives: met.directives, readText: () => Promise.resolve(met.text) };
+  if (analysis !== undefined) return sortFindings(await reportedFindings(of, contract, path, analysis, reads, other));
   if (path === contract.path) {
-    const text = met.directives && isAnalyzed(contract, index, path) ? met.text : undefined;
-    return sortFindings(fileFindings({ index, contract, path, text, analysis: NO_ANALYSIS, other, modelProblems: false }));
+    const text = met.directives && file.analyzed ? met.text : undefined;
+    return sortFindings(fileFindings({ index: of.index, syntax: of.syntax, contract, path, text, analysis: NO_ANALYSIS, other, modelProblems: false }));
   }
   // A directive in a file the rules do not look at is still counted (unused, say).
-  if (met.directives && isAnalyzed(contract, index, path)) return sortFindings(await reportedFindings(index, contract, path, NO_ANALYSIS, reads));
+  if (met.directives && file.analyzed) return sortFindings(await reportedFindings(of, contract, path, NO_ANALYSIS, reads));
   return [];
 }
 
@@ -81,11 +96,11 @@ async function reportedOf(contract: Contract, index: RepoIndex, path: string, me
  * What the audit reports of `path` and the Jobs it counts there. Not for the contract file (see
  * auditContractFile): its findings check other files.
  */
-export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIndex, path: string, head?: HeadReader): Promise<FileAudit> {
-  const met = await meet(fs, index, path);
-  const analysis = await auditAnalysis(contract, index, path, met, head);
-  const jobs = analysis !== undefined && resourceRulesApply(contract, index, path) ? analysis.jobs : [];
-  return { findings: await reportedOf(contract, index, path, met, analysis), jobs };
+export async function auditOneFile(fs: RepoFs, contract: Contract, model: AuditModel, path: string, head?: HeadReader): Promise<FileAudit> {
+  const met = await meet(fs, model.file(path), path);
+  const analysis = await auditAnalysis(contract, model, path, met, head);
+  const jobs = analysis !== undefined && model.file(path).resourceRules ? analysis.jobs : [];
+  return { findings: await reportedOf(contract, model, path, met, analysis), jobs };
 }
 
 /**
@@ -95,16 +110,17 @@ export async function auditOneFile(fs: RepoFs, contract: Contract, index: RepoIn
  * a resource, and analyzeDocuments records exactly those Jobs (test/audit-one.test.ts compares the
  * two on every such file of several repositories).
  */
-export async function countedJobs(contract: Contract, index: RepoIndex, path: string, records: () => Promise<JobRecord[]>): Promise<JobRecord[]> {
-  return resourceRulesApply(contract, index, path) ? records() : [];
+export async function countedJobs(file: FileModel, records: () => Promise<JobRecord[]>): Promise<JobRecord[]> {
+  return file.resourceRules ? records() : [];
 }
 
 /** What the audit reports of the contract file: its own findings and the contract checks (contractChecks). */
 export async function auditContractFile(input: ContractCheckInput): Promise<Finding[]> {
   const { fs, contract, index, head } = input;
-  const other = await contractChecks(input, async (file) => auditAnalysis(contract, index, file, await meet(fs, index, file), head));
-  const met = await meet(fs, index, contract.path);
-  return reportedOf(contract, index, contract.path, met, await auditAnalysis(contract, index, contract.path, met, head), other);
+  const model = liveAuditModel(index, contract);
+  const other = await contractChecks(input, async (file) => auditAnalysis(contract, model, file, await meet(fs, model.file(file), file), head));
+  const met = await meet(fs, model.file(contract.path), contract.path);
+  return reportedOf(contract, model, contract.path, met, await auditAnalysis(contract, model, contract.path, met, head), other);
 }
 
 /** What an earlier audit found, as the server keeps it. */

@@ -3,7 +3,7 @@
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, pushAll } from './analyze';
 import { coverageOf } from '../contract/coverage';
-import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob } from './repo-analysis';
+import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, type FindingsModel } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';
 import { fileMayMatter } from './incremental';
@@ -16,14 +16,15 @@ import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
 import { fileResult, type EarlierResults, type KeptResults } from './index-memo';
-import { accountLookup, AccountList, RepoIndex } from './repo-index';
+import { accountLookup, AccountList, RepoIndex, type FileRole } from './repo-index';
 import { detached, FileSummary, isTrivial, namesUsedIn, summarizeFile } from './file-summary';
 import { unreadableContractFinding } from '../rules/contract-invalid';
 import { noJobsFinding } from '../rules/contract-no-jobs';
 import { skippedFinding } from '../rules/file-skipped';
 import { fluxSubstitutionBareDollar } from '../rules/flux-substitution-bare-dollar';
 import { RULE_IDS } from '../rules/registry';
-import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
+import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply, syntaxScope } from './scope';
+import type { SyntaxScope } from '../rules/yaml-syntax';
 import { DIRECTIVE } from '../rules/support/directive';
 import type { Finding } from '../base/types';
 import { NO_ANALYSIS, fileJobs, contractEntryFindings, fileFindings } from './file-findings';
@@ -447,13 +448,16 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   const findings: Finding[] = [];
   const report = async (path: string, analysis: FileAnalysis) => {
     const other = path === contract.path ? contractFile : [];
-    pushAll(findings, await reportedFindings(index, contract, path, analysis, { problems: problemFiles.has(path), directives: directiveFiles.has(path), readText }, other));
+    pushAll(findings, await reportedFindings(liveFileOf(index, contract, path), contract, path, analysis, { problems: problemFiles.has(path), directives: directiveFiles.has(path), readText }, other));
   };
   for (const [path, analysis] of analyses) await report(path, analysis);
   for (const path of directiveFiles) if (!analyses.has(path) && path !== contract.path && isAnalyzed(contract, index, path)) await report(path, NO_ANALYSIS);
   if (!analyses.has(contract.path)) {
     const text = directiveFiles.has(contract.path) && isAnalyzed(contract, index, contract.path) ? await readText(contract.path) : undefined;
-    pushAll(findings, fileFindings({ index, contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }));
+    pushAll(
+      findings,
+      fileFindings({ index, syntax: () => syntaxScope(contract, index, contract.path), contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }),
+    );
   }
   const final = sortFindings(findings);
   countFindings(summary, final);
@@ -495,16 +499,28 @@ export async function contractChecks(
 
 /** What the audit reports of one analysed file; its text is read where the model's problems or a directive need it. */
 export async function reportedFindings(
-  index: RepoIndex,
+  model: FileOfModel,
   contract: Contract,
   path: string,
   analysis: FileAnalysis,
   reads: { problems: boolean; directives: boolean; readText: (path: string) => Promise<string | undefined> },
   other: Finding[] = [],
 ): Promise<Finding[]> {
-  const chart = index.roleOf(path) === 'chart-template';
+  const chart = model.role === 'chart-template';
   const text = (reads.problems && !chart) || reads.directives ? await reads.readText(path) : undefined;
-  return fileFindings({ index, contract, path, text, analysis, other, modelProblems: !chart });
+  return fileFindings({ index: model.index, syntax: model.syntax, contract, path, text, analysis, other, modelProblems: !chart });
+}
+
+/** What a file's reported findings read of the model (reportedFindings): the live index's answers, or a kept model's (audit-one.ts). */
+export interface FileOfModel {
+  index: FindingsModel;
+  role: FileRole;
+  syntax: () => SyntaxScope;
+}
+
+/** The live index's answers for one file, as reportedFindings reads them. */
+export function liveFileOf(index: RepoIndex, contract: Contract, path: string): FileOfModel {
+  return { index, role: index.roleOf(path), syntax: () => syntaxScope(contract, index, path) };
 }
 
 /** The summary's error and warning counts, from every finding the audit reports. */

@@ -20,16 +20,17 @@ import type { Finding } from '../base/types';
 import { DIRECTIVE } from '../rules/support/directive';
 import type { FileAnalysis } from './analyze';
 import { withDirectives } from './directives';
-import { withDeclareFixes, withGraphProblems } from './repo-analysis';
+import { withDeclareFixes, withGraphProblems, type FindingsModel } from './repo-analysis';
 import type { RepoIndex } from './repo-index';
 import { applySeverities } from './severity';
-import { syntaxScope } from './scope';
-import { scopedSyntaxFindings, yamlSyntax } from '../rules/yaml-syntax';
+import { scopedSyntaxFindings, yamlSyntax, type SyntaxScope } from '../rules/yaml-syntax';
 
 export const NO_ANALYSIS: FileAnalysis = { findings: [], jobs: [] };
 
 export interface FileFindingsInput {
-  index: RepoIndex;
+  index: FindingsModel;
+  /** Where the file's YAML errors matter (scope.ts syntaxScope), asked only where it has one. */
+  syntax: () => SyntaxScope;
   contract: Contract;
   path: string;
   /** The file's text: its directives and the model's problems need it (undefined: neither applies). */
@@ -43,10 +44,10 @@ export interface FileFindingsInput {
   modelProblems?: boolean;
 }
 
-export function fileFindings({ index, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
+export function fileFindings({ index, syntax, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
   const withFixes = withDeclareFixes(index, contract, analysis);
   const withProblems = text === undefined || !modelProblems ? withFixes : withGraphProblems(index, contract, path, text, withFixes);
-  const own = withProblems.findings.some((finding) => finding.rule === yamlSyntax.meta.id) ? scopedSyntaxFindings(withProblems.findings, syntaxScope(contract, index, path)) : withProblems.findings;
+  const own = withProblems.findings.some((finding) => finding.rule === yamlSyntax.meta.id) ? scopedSyntaxFindings(withProblems.findings, syntax()) : withProblems.findings;
   const severities = applySeverities(other.length > 0 ? [...own, ...other] : own, contract.rules);
   const shown = shows ? severities.filter(shows) : severities;
   // A directive counts what the face shows: over a rule that is off (or hidden) it is unused.

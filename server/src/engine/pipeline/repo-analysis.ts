@@ -17,6 +17,8 @@ import { LineIndex } from '../yaml/line-index';
 import type { Finding } from '../base/types';
 import type { ParsedDocument } from '../yaml/documents';
 import type { BuildEntry, Builder } from '../flux/model/world';
+import type { GraphProblem } from '../flux/model/build';
+import type { OutsideSource } from '../flux/model/outside-sources';
 
 export function fluxContextOf(index: RepoIndex, contract: Contract, path: string): FluxFileContext | undefined {
   const entries = index.fluxEntriesOf(path);
@@ -41,6 +43,12 @@ export type HeadReader = (path: string) => Promise<string | null | undefined>;
 /** Files whose HEAD version the lifecycle rule needs: those that may hold a Job. */
 export function mayHoldJob(text: string): boolean {
   return /kind:\s*["']?Job\b/.test(text);
+}
+
+/** What a file's findings read of the model besides its analysis (file-findings.ts): the live index, or a kept model (file-model.ts). */
+export interface FindingsModel {
+  outsideSources(): readonly OutsideSource[];
+  graphProblemsIn(path: string): readonly GraphProblem[];
 }
 
 /** What the model says of a file: everything analyzeFile takes but its text, the contract and the repository's accounts. */
@@ -78,14 +86,14 @@ export function analyzeInRepo(index: RepoIndex, contract: Contract, path: string
  * (flux-substitution-undefined's declareFixes): they need every name the repository uses from the
  * source, which only the index knows, so they are added here, after the file's own analysis.
  */
-export function withDeclareFixes(index: RepoIndex, contract: Contract, analysis: FileAnalysis): FileAnalysis {
+export function withDeclareFixes(index: FindingsModel, contract: Contract, analysis: FileAnalysis): FileAnalysis {
   if (!analysis.findings.some((finding) => finding.declarable)) return analysis;
   const sources = index.outsideSources();
   return { ...analysis, findings: analysis.findings.map((finding) => declareFixes(finding, sources, contract)) };
 }
 
 /** Adds the model's problems (references, invalid names, roots, outside sources) that live in this file, as their rules report them. */
-export function withGraphProblems(index: RepoIndex, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
+export function withGraphProblems(index: FindingsModel, contract: Contract, path: string, text: string, analysis: FileAnalysis): FileAnalysis {
   const problems = index.graphProblemsIn(path);
   if (problems.length === 0) return analysis;
   const lines = new LineIndex(text);

@@ -1,0 +1,122 @@
+// The --cache folder's kept model (pipeline/kept-model.ts): the model the last changed-only run
+// that built one left, for a later run whose revision is the state it was built from. One file:
+// the length of its header (4 bytes), the header, then the core's bytes, each builder's, and each
+// file's, in a row. Only the header is read at once; the core is read where the state matches,
+// and a builder or a file only where the audit asks for it (a few, for a small change).
+import { closeSync, openSync, readSync, writevSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import type { KeptBuilder, KeptCore, KeptFile, KeptModelData, KeptModelSource } from '../engine/pipeline/kept-model';
+import type { OutsideSource } from '../engine/flux/model/outside-sources';
+
+export const MODEL_FILE = 'model-1.bin';
+
+interface Header {
+  engine: string;
+  setting: string;
+  state: string;
+  /** Where the core's bytes end, counted from the first part's start, and the outside sources' (next). */
+  core: number;
+  outside: number;
+  /** Where each builder's bytes end (by id). */
+  builders: number[];
+  /** Each file's path and where its bytes end. */
+  files: Array<[string, number]>;
+}
+
+/** The model kept in `file` by this engine with this setting; undefined where there is none, or it cannot be read. */
+export function readModelFile(file: string, engine: string, setting: string): KeptModelSource | undefined {
+  let fd: number;
+  let header: Header;
+  let start: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const length = readAt(fd, 0, 4).readUInt32LE(0);
+    header = deserialize(readAt(fd, 4, length)) as Header;
+    start = 4 + length;
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+  if (header.engine !== engine || header.setting !== setting || typeof header.state !== 'string') {
+    closeSync(fd);
+    return undefined;
+  }
+  // The file stays open while the run may ask for parts (a later run may replace it meanwhile, never change it).
+  const part = <T>(from: number, to: number | undefined): T | undefined => {
+    if (to === undefined || to < from) return undefined;
+    try {
+      return deserialize(readAt(fd, start + from, to - from)) as T;
+    } catch {
+      return undefined; // damaged or cut short: the run builds the model
+    }
+  };
+  const builderStart = (id: number) => (id === 0 ? header.outside : header.builders[id - 1]);
+  const fileParts = new Map<string, [number, number]>();
+  let end = header.builders.at(-1) ?? header.outside;
+  for (const [path, to] of header.files) {
+    fileParts.set(path, [end, to]);
+    end = to;
+  }
+  let core: KeptCore | undefined;
+  return {
+    state: header.state,
+    core: () => (core ??= part<KeptCore>(0, header.core)),
+    outside: () => part<OutsideSource[]>(header.core, header.outside),
+    builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builders.length ? part<KeptBuilder>(builderStart(id), header.builders[id]) : undefined),
+    file: (path) => {
+      const where = fileParts.get(path);
+      return where && part<KeptFile>(where[0], where[1]);
+    },
+  };
+}
+
+/** `length` bytes of the file from `position`; an error where the file holds fewer. */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, bytes, done, length - done, position + done);
+    if (read === 0) throw new Error('the kept model is cut short');
+    done += read;
+  }
+  return bytes;
+}
+
+/** Writes `model` to `file` (the caller replaces the cache's file with it). */
+export function writeModelFile(file: string, engine: string, model: KeptModelData): void {
+  const parts: Uint8Array[] = [serialize(model.core), serialize(model.outside)];
+  const core = parts[0].length;
+  let end = core + parts[1].length;
+  const outside = end;
+  const builders = model.builders.map((builder) => {
+    const bytes = serialize(builder);
+    parts.push(bytes);
+    return (end += bytes.length);
+  });
+  const files: Header['files'] = [];
+  for (const [path, kept] of model.files) {
+    const bytes = serialize(kept);
+    parts.push(bytes);
+    files.push([path, (end += bytes.length)]);
+  }
+  const header = serialize({ engine, setting: model.setting, state: model.state, core, outside, builders, files } satisfies Header);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  writeAll(file, [length, header, ...parts]);
+}
+
+/** Writes the pieces in a row, as they are: joining them first would copy the whole file once more. */
+export function writeAll(file: string, pieces: Uint8Array[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    const written = writevSync(fd, pieces);
+    if (written !== length) throw new Error(`wrote ${written} of ${length} bytes`);
+  } finally {
+    closeSync(fd);
+  }
+}
