@@ -34,7 +34,7 @@ import { affectedFiles, changesTellNothing, revisionModel, unchangedModel, type 
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { fileResult, IndexMemo } from './index-memo';
 import { liveAuditModel, type AuditModel } from './file-model';
-import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptModelSource, type ModelStore } from './kept-model';
+import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptCore, type KeptModelSource, type ModelStore } from './kept-model';
 import type { Contract } from '../contract/model';
 
 /** One revision's files: how to read them, and their list. */
@@ -136,7 +136,7 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
     const audited = await auditWithKeptModel(kept, current, changed, revision, options);
     if (audited !== undefined) return audited;
   }
-  const result = await auditWithModels(now, current, changed, revision, options);
+  const result = await auditWithModels(now, current, changed, revision, { ...options, keepsModel: options.modelStore !== undefined });
   if (result && options.modelStore) await keepModel(options.modelStore, result, now.files, current, options);
   return result && { contract: result.contract, findings: result.findings, summary: result.summary, jobs: result.jobs, affected: result.affected };
 }
@@ -150,8 +150,8 @@ async function auditWithModels(
   current: RepoFs,
   changed: ReadonlySet<string>,
   revision: () => Promise<RevisionFiles>,
-  options: AuditOptions,
-): Promise<(ChangedAudit & { model: RevisionModel }) | null> {
+  options: AuditOptions & { keepsModel: boolean },
+): Promise<(ChangedAudit & KeptByRun) | null> {
   const memo = new IndexMemo();
   // Every file read and summarised once, in the audit workers where an executor spreads the work
   // (the texts stay there): each index takes the summaries (the revision's, of the files that did not change).
@@ -174,8 +174,12 @@ async function auditWithModels(
   const recordsOf = (path: string) => async () => (await fileResult(current, path, 'jobs', { kept: options.summaryStore }, jobRecordsOfText)) ?? [];
   const counted: Array<[string, JobRecord[]]> = [];
   for (const path of [...jobFiles].sort()) if (!audited.has(path)) counted.push([path, await countedJobs(model.file(path), recordsOf(path))]);
-  const contractFile = (jobs: number) => auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs, head: options.head });
-  return { ...(await reported(contract, affected, audited, counted, contractFile)), model: after };
+  let contractFindings: Promise<Finding[]> | undefined;
+  const contractFile = (jobs: number) => (contractFindings ??= auditContractFile({ fs: current, contract, loaded: after.loaded, index, jobs, head: options.head }));
+  const report = await reported(contract, affected, audited, counted, contractFile);
+  // A model kept for later runs keeps the contract file's findings too (a later change may reach the file).
+  const kept = options.keepsModel ? { findings: await contractFile(report.summary.jobs), noJobs: report.summary.jobs === 0 } : undefined;
+  return { ...report, model: after, contractFile: kept };
 }
 
 /** What the audit reports of each affected file but the contract (its findings check the whole model). */
@@ -233,21 +237,38 @@ async function auditWithKeptModel(
   if (!(await changesTellNothing({ contractPath: contract.path, readsWhole: (path) => wholeReads.has(path) }, current, then.fs, changed))) return undefined;
   const view = keptView(core);
   const affected = affectedFiles({ files: changed, before: view, after: view, contract: { before: contract, after: contract } });
-  // The contract file's findings check its entries against the whole model: only a built model has it.
-  if (affected === null || affected.has(contract.path)) return undefined;
+  if (affected === null) return undefined;
   try {
     const audited = await auditedFiles(current, contract, keptAuditModel(kept, core), affected, options);
-    return await reported(contract, affected, audited, core.jobs, () => Promise.resolve([]));
+    return await reported(contract, affected, audited, core.jobs, (jobs) => keptContractFindings(core, contract, changed, jobs));
   } catch (error) {
     if (error instanceof NotKept) return undefined;
     throw error;
   }
 }
 
-/** Keeps the model of the files now (with the Jobs counted), keyed by their state. */
-async function keepModel(store: ModelStore, result: ChangedAudit & { model: RevisionModel }, files: readonly string[], current: RepoFs, options: AuditOptions): Promise<void> {
+/** What a run that built the models gives the model it keeps: the model now, and the contract file's findings in it. */
+interface KeptByRun {
+  model: RevisionModel;
+  contractFile: KeptCore['contractFile'] | undefined;
+}
+
+/**
+ * The contract file's findings, where the kept model's are this run's: they follow from the
+ * contract's text, the model (both as kept), the Jobs of the files its entries name, and whether
+ * the repository has any Job. NotKept where an entry's file changed or the count of Jobs went to or
+ * from none.
+ */
+function keptContractFindings(core: KeptCore, contract: Contract, changed: ReadonlySet<string>, jobs: number): Promise<Finding[]> {
+  const entryFiles = [...contract.noFinishTimeout, ...contract.otherFinishTimeout].map((entry) => entry.file);
+  if (!core.contractFile || entryFiles.some((file) => changed.has(file)) || core.contractFile.noJobs !== (jobs === 0)) throw new NotKept('the contract file');
+  return Promise.resolve(core.contractFile.findings);
+}
+
+/** Keeps the model of the files now (with the Jobs counted and the contract file's findings), keyed by their state. */
+async function keepModel(store: ModelStore, result: ChangedAudit & KeptByRun, files: readonly string[], current: RepoFs, options: AuditOptions): Promise<void> {
   const state = stateDigest(await stateKeys(current, files, (path) => store.presumedKey(path), store.keyOf), store.keyOf);
-  store.keepModel(keptModelOf(result.model, files, result.jobs, state, settingOf(options)));
+  store.keepModel(keptModelOf(result.model, files, { jobs: result.jobs, contractFile: result.contractFile }, state, settingOf(options)));
 }
 
 /** The Job records of a text's documents. */

@@ -17,6 +17,7 @@ import type { OutsideSource } from '../flux/model/outside-sources';
 import type { BuildEntry, Builder, World } from '../flux/model/world';
 import type { FluxFileContext } from '../flux/substitution/regions';
 import type { JobRecord } from './analyze';
+import type { Finding } from '../base/types';
 import type { BuilderView, RevisionModel, RevisionView } from './affected';
 import { fileModelOf, type AuditModel, type FileModel } from './file-model';
 import type { AccountList } from './repo-index';
@@ -51,6 +52,8 @@ export interface KeptCore {
   definers: Map<number, Map<string, number[]>>;
   /** The Jobs the summary counts, by file (files that count none left out). */
   jobs: Array<[string, JobRecord[]]>;
+  /** The contract file's findings, and whether the repository had no Job (contract-no-jobs); undefined: not kept. */
+  contractFile: { findings: Finding[]; noJobs: boolean } | undefined;
 }
 
 /** A model to keep: its state and settings, the core, the outside sources, each builder, and each listed file's model. */
@@ -119,8 +122,8 @@ export async function stateKeys(fs: RepoFs, files: readonly string[], known: (pa
   return keys;
 }
 
-/** The model to keep of `model` (the files as they are now, the state `state`), with the Jobs the run counted. */
-export function keptModelOf(model: RevisionModel, files: readonly string[], jobs: Array<[string, JobRecord[]]>, state: string, setting: string): KeptModelData {
+/** The model to keep of `model` (the files as they are now, the state `state`), with the Jobs the run counted and the contract file's findings. */
+export function keptModelOf(model: RevisionModel, files: readonly string[], counted: Pick<KeptCore, 'jobs' | 'contractFile'>, state: string, setting: string): KeptModelData {
   const { index, contract, view } = model;
   const builderIds = new Map<Builder, number>();
   const worldIds = new Map<World, number>();
@@ -155,7 +158,7 @@ export function keptModelOf(model: RevisionModel, files: readonly string[], jobs
     accounts: index.declaredAccounts(),
     worlds,
     definers,
-    jobs,
+    ...counted,
   };
   return { state, setting, core, outside: index.outsideSources(), builders, files: kept };
 }
