@@ -70,7 +70,7 @@ function differing(before: Files, now: Files): Set<string> {
  */
 function changedRun(rev: Files, now: Files, store?: TestStore): Promise<ChangedAudit | null> {
   const changed = differing(rev, now);
-  if (store) store.presumed = new Map(Object.keys(now).flatMap((path): Array<[string, string]> => (changed.has(path) ? [] : [[path, textKey(now[path]!)]])));
+  if (store) store.presumed = new Map(Object.keys(now).flatMap((path): Array<[string, string]> => (changed.has(path) ? [] : [[path, textKey(now[path])]])));
   const before = (current: RepoFs) => {
     const old = memoryFs(rev);
     const files = [...Object.keys(now).filter((path) => !changed.has(path)), ...[...changed].filter((path) => path in rev)].sort();
@@ -155,7 +155,7 @@ describe('a kept model, written and read back, is what the audit of each file re
     const kept = keptAuditModel(source, source.core()!);
     const builders = (path: string) => kept.file(path).context?.flux?.entries.map((entry) => entry.builder) ?? [];
     const [first, second] = ['kubernetes/apps/backup/prune.yaml', 'kubernetes/apps/backup/snapshot.yaml'].map(builders);
-    assert.ok(first!.length > 0 && first!.some((builder) => second!.includes(builder)), 'one builder object for both files');
+    assert.ok(first.length > 0 && first.some((builder) => second.includes(builder)), 'one builder object for both files');
   });
 });
 
@@ -174,9 +174,9 @@ describe('a run takes the kept model only where it is the model of the revision 
         .sort();
       const step = Math.max(1, Math.ceil(yamlFiles.length / limit));
       for (let i = 0; i < yamlFiles.length; i += step) {
-        const path = yamlFiles[i]!;
+        const path = yamlFiles[i];
         for (const [what, edit] of Object.entries(EDITS)) {
-          const text = edit(state[path]!);
+          const text = edit(state[path]);
           if (text === state[path]) continue;
           if (await compared(store, state, { ...state, [path]: text }, `${path}, ${what}`)) counts.taken++;
           else counts.refused++;
@@ -193,7 +193,7 @@ describe('a run takes the kept model only where it is the model of the revision 
   const example = () => filesOf(EXAMPLE);
   const JOB = 'kubernetes/apps/backup/snapshot.yaml';
   const withTtl = (files: Files, path: string) => {
-    const text = files[path]!.replace(/ttlSecondsAfterFinished: \d+/, 'ttlSecondsAfterFinished: 7');
+    const text = files[path].replace(/ttlSecondsAfterFinished: \d+/, 'ttlSecondsAfterFinished: 7');
     assert.notEqual(text, files[path], `${path} sets a TTL`);
     return { ...files, [path]: text };
   };
@@ -204,7 +204,7 @@ describe('a run takes the kept model only where it is the model of the revision 
   });
   test('a kept model of another state is not taken (a variable source changed since it was kept)', async () => {
     const state = example();
-    const other = { ...state, 'kubernetes/flux/cluster-settings.yaml': state['kubernetes/flux/cluster-settings.yaml']!.replace(/: "?([^"\n]+)"?\n/, ': "changed"\n') };
+    const other = { ...state, 'kubernetes/flux/cluster-settings.yaml': state['kubernetes/flux/cluster-settings.yaml'].replace(/: "?([^"\n]+)"?\n/, ': "changed"\n') };
     assert.notEqual(other['kubernetes/flux/cluster-settings.yaml'], state['kubernetes/flux/cluster-settings.yaml']);
     const store = await storeOf(other);
     assert.equal(await compared(store, state, withTtl(state, JOB), 'another state'), false);
@@ -227,9 +227,9 @@ describe('a run takes the kept model only where it is the model of the revision 
     const { [JOB]: _deleted, ...deleted } = state;
     const changes: Record<string, Files> = {
       'a file deleted': deleted,
-      'a file added': { ...state, 'kubernetes/apps/backup/new.yaml': state[JOB]! },
-      'a patch file changed': { ...state, 'kubernetes/apps/photos/reindex-resources-patch.yaml': `${state['kubernetes/apps/photos/reindex-resources-patch.yaml']!}# edited\n` },
-      'the contract changed': { ...state, '.flux-job-guard.yaml': `${state['.flux-job-guard.yaml']!}# edited\n` },
+      'a file added': { ...state, 'kubernetes/apps/backup/new.yaml': state[JOB] },
+      'a patch file changed': { ...state, 'kubernetes/apps/photos/reindex-resources-patch.yaml': `${state['kubernetes/apps/photos/reindex-resources-patch.yaml']}# edited\n` },
+      'the contract changed': { ...state, '.flux-job-guard.yaml': `${state['.flux-job-guard.yaml']}# edited\n` },
     };
     for (const [what, now] of Object.entries(changes)) assert.equal(await compared(store, state, now, what), false, what);
   });
