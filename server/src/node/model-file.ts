@@ -18,9 +18,10 @@ interface Header {
   core: number;
   outside: number;
   /** Where each builder's bytes end (by id). */
-  builders: number[];
-  /** Each file's path and where its bytes end. */
-  files: Array<[string, number]>;
+  builders: Float64Array;
+  /** The files' paths, each ended by a NUL, and where each file's bytes end (one string and one array: quick to read back). */
+  paths: string;
+  files: Float64Array;
 }
 
 /** The model kept in `file` by this engine with this setting; undefined where there is none, or it cannot be read. */
@@ -41,7 +42,7 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     closeSync(fd);
     return undefined;
   }
-  if (header.engine !== engine || header.setting !== setting || typeof header.state !== 'string') {
+  if (header.engine !== engine || header.setting !== setting || typeof header.state !== 'string' || typeof header.paths !== 'string') {
     closeSync(fd);
     return undefined;
   }
@@ -55,12 +56,10 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     }
   };
   const builderStart = (id: number) => (id === 0 ? header.outside : header.builders[id - 1]);
-  const fileParts = new Map<string, [number, number]>();
-  let end = header.builders.at(-1) ?? header.outside;
-  for (const [path, to] of header.files) {
-    fileParts.set(path, [end, to]);
-    end = to;
-  }
+  const paths = header.paths.split('\0');
+  const fileIds = new Map<string, number>();
+  for (let id = 0; id < header.files.length; id++) fileIds.set(paths[id]!, id);
+  const filesStart = header.builders.at(-1) ?? header.outside;
   let core: KeptCore | undefined;
   return {
     state: header.state,
@@ -68,8 +67,8 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     outside: () => part<OutsideSource[]>(header.core, header.outside),
     builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builders.length ? part<KeptBuilder>(builderStart(id), header.builders[id]) : undefined),
     file: (path) => {
-      const where = fileParts.get(path);
-      return where && part<KeptFile>(where[0], where[1]);
+      const id = fileIds.get(path);
+      return id === undefined ? undefined : part<KeptFile>(id === 0 ? filesStart : header.files[id - 1]!, header.files[id]);
     },
   };
 }
@@ -92,18 +91,22 @@ export function writeModelFile(file: string, engine: string, model: KeptModelDat
   const core = parts[0].length;
   let end = core + parts[1].length;
   const outside = end;
-  const builders = model.builders.map((builder) => {
+  const builders = new Float64Array(model.builders.length);
+  model.builders.forEach((builder, id) => {
     const bytes = serialize(builder);
     parts.push(bytes);
-    return (end += bytes.length);
+    builders[id] = end += bytes.length;
   });
-  const files: Header['files'] = [];
+  const files = new Float64Array(model.files.size);
+  let paths = '';
+  let id = 0;
   for (const [path, kept] of model.files) {
     const bytes = serialize(kept);
     parts.push(bytes);
-    files.push([path, (end += bytes.length)]);
+    files[id++] = end += bytes.length;
+    paths += `${path}\0`;
   }
-  const header = serialize({ engine, setting: model.setting, state: model.state, core, outside, builders, files } satisfies Header);
+  const header = serialize({ engine, setting: model.setting, state: model.state, core, outside, builders, paths, files } satisfies Header);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   writeAll(file, [length, header, ...parts]);
