@@ -58,7 +58,7 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
   const builderStart = (id: number) => (id === 0 ? header.outside : header.builders[id - 1]);
   const paths = header.paths.split('\0');
   const fileIds = new Map<string, number>();
-  for (let id = 0; id < header.files.length; id++) fileIds.set(paths[id]!, id);
+  for (let id = 0; id < header.files.length; id++) fileIds.set(paths[id], id);
   const filesStart = header.builders.at(-1) ?? header.outside;
   let core: KeptCore | undefined;
   return {
@@ -68,7 +68,7 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builders.length ? part<KeptBuilder>(builderStart(id), header.builders[id]) : undefined),
     file: (path) => {
       const id = fileIds.get(path);
-      return id === undefined ? undefined : part<KeptFile>(id === 0 ? filesStart : header.files[id - 1]!, header.files[id]);
+      return id === undefined ? undefined : part<KeptFile>(id === 0 ? filesStart : header.files[id - 1], header.files[id]);
     },
   };
 }
