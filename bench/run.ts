@@ -505,7 +505,7 @@ async function threadFigures(generated: Generated): Promise<void> {
 /**
  * `audit --changed-since HEAD` after one Job's TTL changed in the generated repository (a git
  * repository), against the whole audit, alternating (issue 22.1: ≤ 0.1×); and the same with
- * `--cache` holding the summaries of the repository before the change (a pull request's second
+ * `--cache` holding what a run before the change kept (its summaries and its model: a pull request's second
  * run, a pre-commit hook's next commit): copied in before each run, so every run finds one file
  * changed since the cache was written.
  */
@@ -559,7 +559,7 @@ async function changedFigures(generated: Generated): Promise<void> {
     samples: cached,
     baseline,
     targetRatio: 0.1,
-    note: 'the cache written before the change; the files git reports unchanged are not read, the changed one is read and summarised',
+    note: 'the cache written by a run before the change: its model is taken (no model built), the changed file and the files it reaches are audited; the files git reports unchanged are not read',
   });
 }
 

@@ -123,7 +123,7 @@ describe('a kept model, written and read back, is what the audit of each file re
       const fs = memoryFs(files);
       const model = await revisionModel(fs, paths, {});
       const file = join(folder, `round-trip-${made++}.bin`);
-      writeModelFile(file, ENGINE, keptModelOf(model, paths, { jobs: [], contractFile: undefined }, 'a state', SETTING));
+      writeModelFile(file, ENGINE, keptModelOf(model, paths, new Map([['a state', { jobs: [], contractFile: undefined }]]), SETTING));
       const source = readModelFile(file, ENGINE, SETTING)!;
       const core = source.core()!;
       const kept = keptAuditModel(source, core);
@@ -150,7 +150,7 @@ describe('a kept model, written and read back, is what the audit of each file re
     const paths = Object.keys(files).sort();
     const model = await revisionModel(memoryFs(files), paths, {});
     const file = join(folder, `shared-${made++}.bin`);
-    writeModelFile(file, ENGINE, keptModelOf(model, paths, { jobs: [], contractFile: undefined }, 'a state', SETTING));
+    writeModelFile(file, ENGINE, keptModelOf(model, paths, new Map([['a state', { jobs: [], contractFile: undefined }]]), SETTING));
     const source = readModelFile(file, ENGINE, SETTING)!;
     const kept = keptAuditModel(source, source.core()!);
     const builders = (path: string) => kept.file(path).context?.flux?.entries.map((entry) => entry.builder) ?? [];
@@ -201,6 +201,28 @@ describe('a run takes the kept model only where it is the model of the revision 
   test("a Job's TTL changed: taken, and the report is a run's without it", async () => {
     const state = example();
     assert.ok(await compared(await storeOf(state), state, withTtl(state, JOB), 'TTL'));
+  });
+  test("a run whose model is the revision's keeps it for both states: the next run against the same base, and the next against the files now, take it", async () => {
+    const state = example();
+    // The first change removes a TTL: the Jobs counted with a TTL differ between the two states.
+    const first = { ...state, [JOB]: state[JOB].replace(/\n\s*ttlSecondsAfterFinished: \d+[^\n]*/, '') };
+    assert.notEqual(first[JOB], state[JOB]);
+    const store = new TestStore();
+    await changedRun(state, first, store);
+    assert.equal(store.kept, 1);
+    writeFileSync(store.keptFile, readFileSync(store.written));
+    // The pull request's next commit undoes the first change and makes another: the first file's Jobs are counted from the kept base.
+    const elsewhere = 'kubernetes/infrastructure/node-tuning/job.yaml'; // built by another Kustomization than the first file
+    assert.ok(await compared(store, state, withTtl(state, elsewhere), 'the same base, the first change undone, a second one'));
+    assert.ok(await compared(store, first, withTtl(first, elsewhere), 'the files of the first run as the base'));
+    // Control: where the first change alters the model, only the files now are kept.
+    const settings = 'kubernetes/flux/cluster-settings.yaml';
+    const altered = { ...first, [settings]: state[settings].replace(/: "?([^"\n]+)"?\n/, ': "changed"\n') };
+    const other = new TestStore();
+    await changedRun(state, altered, other);
+    writeFileSync(other.keptFile, readFileSync(other.written));
+    assert.equal(await compared(other, state, withTtl(altered, 'kubernetes/apps/backup/restic-check.yaml'), 'the base of a change that altered the model'), false);
+    assert.ok(await compared(other, altered, withTtl(altered, 'kubernetes/apps/backup/restic-check.yaml'), 'its files now'));
   });
   test('a kept model of another state is not taken (a variable source changed since it was kept)', async () => {
     const state = example();

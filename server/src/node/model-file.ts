@@ -13,7 +13,7 @@ export const MODEL_FILE = 'model-1.bin';
 interface Header {
   engine: string;
   setting: string;
-  state: string;
+  states: string[];
   /** Where the core's bytes end, counted from the first part's start, and the outside sources' (next). */
   core: number;
   outside: number;
@@ -42,7 +42,7 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     closeSync(fd);
     return undefined;
   }
-  if (header.engine !== engine || header.setting !== setting || typeof header.state !== 'string' || typeof header.paths !== 'string') {
+  if (header.engine !== engine || header.setting !== setting || !Array.isArray(header.states) || typeof header.paths !== 'string') {
     closeSync(fd);
     return undefined;
   }
@@ -62,7 +62,7 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
   const filesStart = header.builders.at(-1) ?? header.outside;
   let core: KeptCore | undefined;
   return {
-    state: header.state,
+    states: header.states,
     core: () => (core ??= part<KeptCore>(0, header.core)),
     outside: () => part<OutsideSource[]>(header.core, header.outside),
     builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builders.length ? part<KeptBuilder>(builderStart(id), header.builders[id]) : undefined),
@@ -106,7 +106,7 @@ export function writeModelFile(file: string, engine: string, model: KeptModelDat
     files[id++] = end += bytes.length;
     paths += `${path}\0`;
   }
-  const header = serialize({ engine, setting: model.setting, state: model.state, core, outside, builders, paths, files } satisfies Header);
+  const header = serialize({ engine, setting: model.setting, states: [...model.core.states.keys()], core, outside, builders, paths, files } satisfies Header);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   writeAll(file, [length, header, ...parts]);

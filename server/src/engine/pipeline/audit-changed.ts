@@ -15,6 +15,7 @@ import type { Finding } from '../base/types';
 import {
   countFindings,
   FILES_PER_THREAD,
+  mentionsJob,
   readContract,
   sortFindings,
   summarize,
@@ -34,7 +35,7 @@ import { affectedFiles, changesTellNothing, revisionModel, unchangedModel, type 
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { fileResult, IndexMemo } from './index-memo';
 import { liveAuditModel, type AuditModel } from './file-model';
-import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptCore, type KeptModelSource, type ModelStore } from './kept-model';
+import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptCounts, type KeptModelSource, type ModelStore } from './kept-model';
 import type { Contract } from '../contract/model';
 
 /** One revision's files: how to read them, and their list. */
@@ -137,7 +138,7 @@ export async function auditChanged(now: RevisionFiles, changed: ReadonlySet<stri
     if (audited !== undefined) return audited;
   }
   const result = await auditWithModels(now, current, changed, revision, { ...options, keepsModel: options.modelStore !== undefined });
-  if (result && options.modelStore) await keepModel(options.modelStore, result, now.files, current, options);
+  if (result && options.modelStore) await keepModel(options.modelStore, result, now.files, current, changed, options);
   return result && { contract: result.contract, findings: result.findings, summary: result.summary, jobs: result.jobs, affected: result.affected };
 }
 
@@ -179,7 +180,7 @@ async function auditWithModels(
   const report = await reported(contract, affected, audited, counted, contractFile);
   // A model kept for later runs keeps the contract file's findings too (a later change may reach the file).
   const kept = options.keepsModel ? { findings: await contractFile(report.summary.jobs), noJobs: report.summary.jobs === 0 } : undefined;
-  return { ...report, model: after, contractFile: kept };
+  return { ...report, model: after, contractFile: kept, revision: prior === after ? then : undefined };
 }
 
 /** What the audit reports of each affected file but the contract (its findings check the whole model). */
@@ -229,9 +230,11 @@ async function auditWithKeptModel(
   const store = options.modelStore!;
   const then = await revision();
   const known = (path: string) => (changed.has(path) ? undefined : store.presumedKey(path));
-  if (stateDigest(await stateKeys(then.fs, then.files, known, store.keyOf), store.keyOf) !== kept.state) return undefined;
+  const state = stateDigest(await stateKeys(then.fs, then.files, known, store.keyOf), store.keyOf);
+  if (!kept.states.includes(state)) return undefined;
   const core = kept.core();
-  if (!core) return undefined;
+  const counts = core?.states.get(state);
+  if (!core || !counts) return undefined;
   const { contract } = await readContract(current, options);
   const wholeReads = new Set([...core.wholeReads, ...core.generatorInputs]);
   if (!(await changesTellNothing({ contractPath: contract.path, readsWhole: (path) => wholeReads.has(path) }, current, then.fs, changed))) return undefined;
@@ -240,17 +243,18 @@ async function auditWithKeptModel(
   if (affected === null) return undefined;
   try {
     const audited = await auditedFiles(current, contract, keptAuditModel(kept, core), affected, options);
-    return await reported(contract, affected, audited, core.jobs, (jobs) => keptContractFindings(core, contract, changed, jobs));
+    return await reported(contract, affected, audited, counts.jobs, (jobs) => keptContractFindings(counts, contract, changed, jobs));
   } catch (error) {
     if (error instanceof NotKept) return undefined;
     throw error;
   }
 }
 
-/** What a run that built the models gives the model it keeps: the model now, and the contract file's findings in it. */
+/** What a run that built the models gives the model it keeps: the model now, the contract file's findings in it, and the revision where its model is this one. */
 interface KeptByRun {
   model: RevisionModel;
-  contractFile: KeptCore['contractFile'] | undefined;
+  contractFile: KeptCounts['contractFile'];
+  revision: RevisionFiles | undefined;
 }
 
 /**
@@ -259,16 +263,48 @@ interface KeptByRun {
  * the repository has any Job. NotKept where an entry's file changed or the count of Jobs went to or
  * from none.
  */
-function keptContractFindings(core: KeptCore, contract: Contract, changed: ReadonlySet<string>, jobs: number): Promise<Finding[]> {
-  const entryFiles = [...contract.noFinishTimeout, ...contract.otherFinishTimeout].map((entry) => entry.file);
-  if (!core.contractFile || entryFiles.some((file) => changed.has(file)) || core.contractFile.noJobs !== (jobs === 0)) throw new NotKept('the contract file');
-  return Promise.resolve(core.contractFile.findings);
+function keptContractFindings(counts: KeptCounts, contract: Contract, changed: ReadonlySet<string>, jobs: number): Promise<Finding[]> {
+  if (!counts.contractFile || entryFiles(contract).some((file) => changed.has(file)) || counts.contractFile.noJobs !== (jobs === 0)) throw new NotKept('the contract file');
+  return Promise.resolve(counts.contractFile.findings);
 }
 
-/** Keeps the model of the files now (with the Jobs counted and the contract file's findings), keyed by their state. */
-async function keepModel(store: ModelStore, result: ChangedAudit & KeptByRun, files: readonly string[], current: RepoFs, options: AuditOptions): Promise<void> {
-  const state = stateDigest(await stateKeys(current, files, (path) => store.presumedKey(path), store.keyOf), store.keyOf);
-  store.keepModel(keptModelOf(result.model, files, { jobs: result.jobs, contractFile: result.contractFile }, state, settingOf(options)));
+function entryFiles(contract: Contract): string[] {
+  return [...contract.noFinishTimeout, ...contract.otherFinishTimeout].map((entry) => entry.file);
+}
+
+/**
+ * Keeps the model of the files now, keyed by their state, with the Jobs counted and the contract
+ * file's findings. Where it is the revision's model too, the revision's state is kept with it: a
+ * pull request's next run against the same base finds it, as the next commit's hook finds the one
+ * of the files now.
+ */
+async function keepModel(store: ModelStore, result: ChangedAudit & KeptByRun, files: readonly string[], current: RepoFs, changed: ReadonlySet<string>, options: AuditOptions): Promise<void> {
+  const digest = async (fs: RepoFs, paths: readonly string[]) => stateDigest(await stateKeys(fs, paths, (path) => (changed.has(path) ? undefined : store.presumedKey(path)), store.keyOf), store.keyOf);
+  const states = new Map<string, KeptCounts>([[await digest(current, files), { jobs: result.jobs, contractFile: result.contractFile }]]);
+  if (result.revision) states.set(await digest(result.revision.fs, result.revision.files), await revisionCounts(result, result.revision, changed));
+  store.keepModel(keptModelOf(result.model, files, states, settingOf(options)));
+}
+
+/**
+ * The Jobs the revision counts and its contract file's findings, where its model is the model now
+ * (every changed file is a text on both sides and tells the model the same): the changed files'
+ * Jobs are counted from their texts at the revision; the contract file's findings are the ones now
+ * where no file its entries name changed and both or neither count no Job (else not kept).
+ */
+async function revisionCounts(result: ChangedAudit & KeptByRun, then: RevisionFiles, changed: ReadonlySet<string>): Promise<KeptCounts> {
+  const { contract, index } = result.model;
+  const model = liveAuditModel(index, contract);
+  const jobs = new Map(result.jobs);
+  for (const path of changed) {
+    const read = await then.fs.read(path);
+    const records = read.kind === 'text' && mayBeIndexed(path) && mentionsJob(read.text) ? await countedJobs(model.file(path), () => Promise.resolve(jobRecordsOfText(read.text))) : [];
+    if (records.length > 0) jobs.set(path, records);
+    else jobs.delete(path);
+  }
+  const counted = [...jobs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const none = counted.length === 0;
+  const same = result.contractFile && !entryFiles(contract).some((file) => changed.has(file)) && result.contractFile.noJobs === none;
+  return { jobs: counted, contractFile: same ? result.contractFile : undefined };
 }
 
 /** The Job records of a text's documents. */

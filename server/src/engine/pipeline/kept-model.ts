@@ -50,15 +50,20 @@ export interface KeptCore {
   worlds: World[];
   /** By world index, the live Kustomizations (builder ids) whose postBuild defines each name (FluxGraph.definersIn). */
   definers: Map<number, Map<string, number[]>>;
+  /** What differs between the states the model is kept for (by their digests). */
+  states: Map<string, KeptCounts>;
+}
+
+/** What a state of the repository counts beyond its model. */
+export interface KeptCounts {
   /** The Jobs the summary counts, by file (files that count none left out). */
   jobs: Array<[string, JobRecord[]]>;
   /** The contract file's findings, and whether the repository had no Job (contract-no-jobs); undefined: not kept. */
   contractFile: { findings: Finding[]; noJobs: boolean } | undefined;
 }
 
-/** A model to keep: its state and settings, the core, the outside sources, each builder, and each listed file's model. */
+/** A model to keep: its states and settings, the core, the outside sources, each builder, and each listed file's model. */
 export interface KeptModelData {
-  state: string;
   setting: string;
   core: KeptCore;
   /** Read only where a finding may be declared in one (they name every Kustomization that takes them: large). */
@@ -69,7 +74,8 @@ export interface KeptModelData {
 
 /** A kept model as a store gives it back: the core read, builders and files read when asked (undefined: not kept, or unreadable). */
 export interface KeptModelSource {
-  state: string;
+  /** The digests of the states it is the model of. */
+  states: readonly string[];
   core(): KeptCore | undefined;
   outside(): readonly OutsideSource[] | undefined;
   builder(id: number): KeptBuilder | undefined;
@@ -122,8 +128,8 @@ export async function stateKeys(fs: RepoFs, files: readonly string[], known: (pa
   return keys;
 }
 
-/** The model to keep of `model` (the files as they are now, the state `state`), with the Jobs the run counted and the contract file's findings. */
-export function keptModelOf(model: RevisionModel, files: readonly string[], counted: Pick<KeptCore, 'jobs' | 'contractFile'>, state: string, setting: string): KeptModelData {
+/** The model to keep of `model` (the files as they are now), for the states `states` (of which it is the model) with what each counts. */
+export function keptModelOf(model: RevisionModel, files: readonly string[], states: Map<string, KeptCounts>, setting: string): KeptModelData {
   const { index, contract, view } = model;
   const builderIds = new Map<Builder, number>();
   const worldIds = new Map<World, number>();
@@ -158,9 +164,9 @@ export function keptModelOf(model: RevisionModel, files: readonly string[], coun
     accounts: index.declaredAccounts(),
     worlds,
     definers,
-    ...counted,
+    states,
   };
-  return { state, setting, core, outside: index.outsideSources(), builders, files: kept };
+  return { setting, core, outside: index.outsideSources(), builders, files: kept };
 }
 
 function keptFile(file: FileModel, builderId: (builder: Builder) => number, worldDefiners: (world: number, byName: ReadonlyMap<string, readonly Builder[]>) => number): KeptFile {
