@@ -83,11 +83,11 @@ describe('audit --changed-since --cache on a real repository', () => {
       assert.ok((JSON.parse(plain) as { findings: unknown[] }).findings.length > 0, `findings to compare: ${plain.slice(0, 500)}`);
       assert.equal(since(dir, '--cache', '--threads', '2'), plain, 'warm, two threads');
       const after = kept();
-      if (modelStands) assert.ok(after[0]!.equals(before[0]!) && after[1]!.equals(before[1]!), 'the kept model was taken: nothing summarised, nothing rewritten');
-      else assert.ok(!after[0]!.equals(before[0]!) && !after[1]!.equals(before[1]!), "the changed files' new summaries and the new model are kept");
+      if (modelStands) assert.ok(after[0].equals(before[0]) && after[1].equals(before[1]), 'the kept model was taken: nothing summarised, nothing rewritten');
+      else assert.ok(!after[0].equals(before[0]) && !after[1].equals(before[1]), "the changed files' new summaries and the new model are kept");
       assert.equal(since(dir, '--cache', '--threads', '1'), plain, 'warm, one thread');
       const last = kept();
-      assert.ok(last[0]!.equals(after[0]!) && last[1]!.equals(after[1]!), 'then the cache holds the same bytes: every summary came from it, and the model kept is the one kept before');
+      assert.ok(last[0].equals(after[0]) && last[1].equals(after[1]), 'then the cache holds the same bytes: every summary came from it, and the model kept is the one kept before');
     });
   }
 });
