@@ -9,7 +9,7 @@ import { audit } from '../engine/pipeline/audit';
 import { CONTRACT_FILE_NAME } from '../engine/contract/model';
 import { ReadResult, RepoFs } from '../engine/base/repo-fs';
 import { NodeRepoFs } from '../node/node-repo-fs';
-import { gitHeadReader } from '../node/git-head';
+import { commitOf, gitHeadReader } from '../node/git-head';
 import { workerExecutor } from '../node/audit-workers';
 import { formatJson, formatSarif, formatText } from './formats';
 import { runEnvsubst } from './envsubst-command';
@@ -181,8 +181,10 @@ async function runAudit(args: string[], io: Io): Promise<number> {
   // --cache) the blob ids of the files that may not have changed, which are then not read where
   // the cache holds their texts' summaries.
   const base = options.staged ? 'HEAD' : options.changedSince;
-  const changesAsked = options.staged ? stagedChanges(root) : base === null ? null : changesSince(root, base);
-  const blobKeys = base !== null && options.cacheLocation !== null ? blobKeysAt(root, base, options.maxFileSize) : undefined;
+  // The revision is resolved once, for both questions that need it.
+  const resolving = base === null ? undefined : commitOf(root, base);
+  const changesAsked = options.staged ? stagedChanges(root, resolving) : base === null ? null : changesSince(root, base, resolving);
+  const blobKeys = base !== null && options.cacheLocation !== null ? blobKeysAt(root, base, options.maxFileSize, process.platform, resolving) : undefined;
   const headAsked = options.git ? gitHeadReader(dir) : null;
   // The cache folder is checked while git works; its files are read when the audit asks for them
   // (a run that uses the kept model reads none of the summaries).

@@ -50,7 +50,7 @@ async function checkoutCrlf(root: string, platform: NodeJS.Platform): Promise<'e
  */
 async function convertedPaths(root: string, paths: readonly string[], textCrlf: boolean): Promise<Set<string> | undefined> {
   // --all: only the attributes a path has set (most repositories set none), rather than five records for every path.
-  const attributes = await git(root, ['check-attr', '-z', '--stdin', '--all'], paths.map((path) => `${path}\0`).join(''));
+  const attributes = await git(root, ['check-attr', '-z', '--stdin', '--all'], `${paths.join('\0')}\0`);
   if (!attributes.ok) return undefined;
   const converted = new Set<string>();
   const fields = attributes.stdout.split('\0');
@@ -69,7 +69,13 @@ const CONVERTING = new Set(['filter', 'ident', 'working-tree-encoding', 'eol', '
 async function plainIndexEntries(root: string): Promise<Set<string> | undefined> {
   const listed = await git(root, ['ls-files', '-v', '-z', '--', '.']);
   if (!listed.ok) return undefined;
-  return new Set(nulSeparated(listed.stdout).flatMap((record) => (record.startsWith('H ') ? [record.slice(2)] : [])));
+  // Read in place: 20,000 records split, then copied, cost tens of milliseconds of the thread that lists the files.
+  const plain = new Set<string>();
+  const out = listed.stdout;
+  for (let start = 0, end = out.indexOf('\0'); end !== -1; start = end + 1, end = out.indexOf('\0', start)) {
+    if (out.startsWith('H ', start)) plain.add(out.slice(start + 2, end));
+  }
+  return plain;
 }
 
 /** What git holds at a revision: the commit the revision names, and the keys blobKeysAt trusts. */
@@ -85,9 +91,8 @@ export interface BlobKeysAt {
  * tree only where it did not change since (see unchangedSince). Asked at once, each question a
  * process of its own, so the caller can start it before it knows what changed.
  */
-export async function blobKeysAt(root: string, rev: string, maxFileSize: number, platform = process.platform): Promise<BlobKeysAt | null> {
+export async function blobKeysAt(root: string, rev: string, maxFileSize: number, platform = process.platform, resolving = commitOf(root, rev)): Promise<BlobKeysAt | null> {
   // Each question starts as soon as what it needs is known: the tree once the revision is resolved, the attributes once the index is listed.
-  const resolving = commitOf(root, rev);
   const listing = plainIndexEntries(root);
   const crlfAsked = checkoutCrlf(root, platform);
   const [resolved, format, crlf, plain, tree, converted] = await Promise.all([

@@ -9,6 +9,9 @@ import { commitOf, git, nulSeparated, revisionReader } from './git-head';
 /** `unstaged` (--staged only): the paths where the working tree is not the index, read from the index instead. */
 export type ChangesSince = { ok: true; revision: string; files: Set<string>; unstaged?: Set<string> } | { ok: false; message: string };
 
+/** git's answer to commitOf(root, rev), asked once by the caller where two questions need it (the changes and the blob ids). */
+export type Resolving = ReturnType<typeof commitOf>;
+
 /** The revision `rev` reads, in the git revision syntax, for the index (stage 0) rather than a commit. */
 export const INDEX = '';
 
@@ -18,9 +21,9 @@ function gitMessage(stderr: string): string {
 }
 
 /** The commit `rev` names (`flag`: the option asking, for messages), where `root` is in a git work tree. */
-async function resolvedRevision(root: string, rev: string, flag: string): Promise<{ ok: true; revision: string } | { ok: false; message: string }> {
+async function resolvedRevision(root: string, rev: string, flag: string, resolving: Resolving): Promise<{ ok: true; revision: string } | { ok: false; message: string }> {
   // Resolved first (commitOf), with the work tree question: outside one, its answer is not used.
-  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), commitOf(root, rev)]);
+  const [inside, resolved] = await Promise.all([git(root, ['rev-parse', '--is-inside-work-tree']), resolving]);
   if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, message: `${flag} needs a git repository, and ${root} is not inside one (git: ${gitMessage(inside.stderr)})` };
   if (!resolved.ok) return { ok: false, message: `${flag}: git cannot resolve the revision ${JSON.stringify(rev)} (git: ${gitMessage(resolved.stderr)})` };
   return { ok: true, revision: resolved.stdout.trim() };
@@ -32,9 +35,9 @@ function untrackedFiles(root: string): Promise<{ ok: boolean; stdout: string; st
 }
 
 /** The files below `root` (paths relative to it) that differ between `rev` and the working tree. */
-export async function changesSince(root: string, rev: string): Promise<ChangesSince> {
+export async function changesSince(root: string, rev: string, resolving: Resolving = commitOf(root, rev)): Promise<ChangesSince> {
   const untrackedAsked = untrackedFiles(root);
-  const resolved = await resolvedRevision(root, rev, '--changed-since');
+  const resolved = await resolvedRevision(root, rev, '--changed-since', resolving);
   if (!resolved.ok) return resolved;
   const { revision } = resolved;
   // --no-renames: a rename is its two paths, and both matter (the old one's builders lost a file).
@@ -49,9 +52,9 @@ export async function changesSince(root: string, rev: string): Promise<ChangesSi
  * working tree differs from the index (unstaged edits and deletions, untracked files), which the
  * audit reads as the index has them, since the commit will hold that.
  */
-export async function stagedChanges(root: string): Promise<ChangesSince> {
+export async function stagedChanges(root: string, resolving: Resolving = commitOf(root, 'HEAD')): Promise<ChangesSince> {
   const untrackedAsked = untrackedFiles(root);
-  const resolved = await resolvedRevision(root, 'HEAD', '--staged');
+  const resolved = await resolvedRevision(root, 'HEAD', '--staged', resolving);
   if (!resolved.ok) return resolved;
   const { revision } = resolved;
   const [staged, unstaged, untracked] = await Promise.all([

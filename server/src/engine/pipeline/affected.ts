@@ -235,9 +235,11 @@ export function affectedFiles(change: Change): Set<string> | null {
   const contract = contractChange(change.contract.before, change.contract.after);
   if (contract.everything) return null;
   const affected = new Set([...change.files, ...contract.entryFiles]);
+  // One view on both sides (the kept or the unchanged model): each is walked once.
+  const views = viewsOf(change);
   /** Per world, the names some Kustomization of it now defines or no longer does (or substitutes or no longer does). */
   const redefined = new Map<string, Set<string>>();
-  for (const key of new Set([...change.before.builders.keys(), ...change.after.builders.keys()])) {
+  for (const key of views.length === 1 ? views[0].builders.keys() : new Set([...change.before.builders.keys(), ...change.after.builders.keys()])) {
     const [old, now] = [change.before.builders.get(key), change.after.builders.get(key)];
     if (!touches(change.files, old, now)) continue;
     for (const view of [old, now]) if (view) for (const file of [view.definition, ...view.builds]) affected.add(file);
@@ -247,12 +249,13 @@ export function affectedFiles(change: Change): Set<string> | null {
   // A file built without substitution is told which sibling Kustomization of its world defines a
   // name it writes (flux-substitution-no-postbuild, the undefined-name hints): a change to what the
   // siblings define reaches the files that write those names.
-  for (const view of [change.before, change.after])
-    for (const builder of view.builders.values()) {
-      const names = redefined.get(builder.world);
-      if (!names || builder.substitutes) continue;
-      for (const file of builder.builds) if ((view.uses.get(file) ?? []).some((name) => names.has(name))) affected.add(file);
-    }
+  if (redefined.size > 0)
+    for (const view of views)
+      for (const builder of view.builders.values()) {
+        const names = redefined.get(builder.world);
+        if (!names || builder.substitutes) continue;
+        for (const file of builder.builds) if ((view.uses.get(file) ?? []).some((name) => names.has(name))) affected.add(file);
+      }
   for (const file of accountDependents(change)) affected.add(file);
   for (const file of new Set([...change.before.problems.keys(), ...change.after.problems.keys()])) if (change.before.problems.get(file) !== change.after.problems.get(file)) affected.add(file);
   if (contractFileAffected(change, affected)) affected.add(change.contract.after.path);
@@ -264,7 +267,17 @@ function touches(files: ReadonlySet<string>, old: BuilderView | undefined, now: 
   if (!old || !now) return true;
   // One view on both sides (the change left the model as it was, unchangedModel): nothing else to compare.
   if (old !== now && old.signature !== now.signature) return true;
-  return [old, now].some((view) => [view.definition, ...view.builds, ...view.sources].some((file) => files.has(file)));
+  return readsAny(old, files) || (old !== now && readsAny(now, files));
+}
+
+/** Whether a Kustomization is defined in, builds, or reads the variables of any of `files`. */
+function readsAny(view: BuilderView, files: ReadonlySet<string>): boolean {
+  return files.has(view.definition) || view.builds.some((file) => files.has(file)) || view.sources.some((file) => files.has(file));
+}
+
+/** The change's two views, or its one where both sides are one. */
+function viewsOf(change: Change): RevisionView[] {
+  return change.before === change.after ? [change.before] : [change.before, change.after];
 }
 
 /** The names one Kustomization defines in one revision and not the other (all of them where it starts or stops substituting). */
@@ -277,10 +290,10 @@ function redefinedNames(old: BuilderView | undefined, now: BuilderView | undefin
 /** The files whose pods run as a ServiceAccount a changed file declares (or creates), in either revision. */
 function accountDependents(change: Change): string[] {
   const names = new Set<string>();
-  for (const view of [change.before, change.after]) for (const file of change.files) for (const name of view.accounts.get(file)?.declares ?? []) names.add(name);
+  for (const view of viewsOf(change)) for (const file of change.files) for (const name of view.accounts.get(file)?.declares ?? []) names.add(name);
   if (names.size === 0) return [];
   const out: string[] = [];
-  for (const view of [change.before, change.after]) for (const [file, { uses }] of view.accounts) if (uses.some((name) => names.has(name))) out.push(file);
+  for (const view of viewsOf(change)) for (const [file, { uses }] of view.accounts) if (uses.some((name) => names.has(name))) out.push(file);
   return out;
 }
 
@@ -294,6 +307,6 @@ function contractFileAffected(change: Change, affected: ReadonlySet<string>): bo
   const { before, after } = change.contract;
   if (change.files.has(after.path) || change.files.has(before.path)) return true;
   if ([...before.noFinishTimeout, ...before.otherFinishTimeout, ...after.noFinishTimeout, ...after.otherFinishTimeout].some((entry) => affected.has(entry.file))) return true;
-  const shapesModel = (view: RevisionView) => [...view.builders.values()].some((builder) => [builder.definition, ...builder.sources].some((file) => change.files.has(file)));
-  return shapesModel(change.before) || shapesModel(change.after) || [...change.files].some((file) => change.before.accounts.has(file) || change.after.accounts.has(file));
+  const shapesModel = (view: RevisionView) => [...view.builders.values()].some((builder) => change.files.has(builder.definition) || builder.sources.some((file) => change.files.has(file)));
+  return viewsOf(change).some(shapesModel) || [...change.files].some((file) => change.before.accounts.has(file) || change.after.accounts.has(file));
 }

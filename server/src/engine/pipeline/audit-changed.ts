@@ -10,6 +10,10 @@
 // that may hold one (its text says `Job`) are counted, and contract-no-jobs follows that count. A
 // file the change cannot affect is counted without its audit, from its documents' Job records
 // (countedJobs), which --cache keeps with its summary.
+//
+// With --cache a run also keeps the model it built (kept-model.ts) for the states it models; a
+// later run whose revision is one of them, and whose change tells the model nothing new, takes it
+// and builds no model (auditWithKeptModel): the same affected files, the same audit of each.
 import type { ReadResult, RepoFs } from '../base/repo-fs';
 import type { Finding } from '../base/types';
 import {
@@ -35,7 +39,7 @@ import { affectedFiles, changesTellNothing, revisionModel, unchangedModel, type 
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { fileResult, IndexMemo } from './index-memo';
 import { liveAuditModel, type AuditModel } from './file-model';
-import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, stateKeys, type KeptCounts, type KeptModelSource, type ModelStore } from './kept-model';
+import { keptAuditModel, keptModelOf, keptView, NotKept, settingOf, stateDigest, type KeptCounts, type KeptModelSource, type ModelStore } from './kept-model';
 import type { Contract } from '../contract/model';
 
 /** One revision's files: how to read them, and their list. */
@@ -230,7 +234,7 @@ async function auditWithKeptModel(
   const store = options.modelStore!;
   const then = await revision();
   const known = (path: string) => (changed.has(path) ? undefined : store.presumedKey(path));
-  const state = stateDigest(await stateKeys(then.fs, then.files, known, store.keyOf), store.keyOf);
+  const state = await stateDigest(then.fs, then.files, known, store.keyOf);
   if (!kept.states.includes(state)) return undefined;
   const core = kept.core();
   const counts = core?.states.get(state);
@@ -279,7 +283,7 @@ function entryFiles(contract: Contract): string[] {
  * of the files now.
  */
 async function keepModel(store: ModelStore, result: ChangedAudit & KeptByRun, files: readonly string[], current: RepoFs, changed: ReadonlySet<string>, options: AuditOptions): Promise<void> {
-  const digest = async (fs: RepoFs, paths: readonly string[]) => stateDigest(await stateKeys(fs, paths, (path) => (changed.has(path) ? undefined : store.presumedKey(path)), store.keyOf), store.keyOf);
+  const digest = (fs: RepoFs, paths: readonly string[]) => stateDigest(fs, paths, (path) => (changed.has(path) ? undefined : store.presumedKey(path)), store.keyOf);
   const states = new Map<string, KeptCounts>([[await digest(current, files), { jobs: result.jobs, contractFile: result.contractFile }]]);
   if (result.revision) states.set(await digest(result.revision.fs, result.revision.files), await revisionCounts(result, result.revision, changed));
   store.keepModel(keptModelOf(result.model, files, states, settingOf(options)));

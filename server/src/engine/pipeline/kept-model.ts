@@ -101,31 +101,20 @@ export function settingOf(options: { contractPath?: string; settings?: unknown }
 }
 
 /**
- * The digest of a state of the repository: every listed file and its text's key, in order.
- * `keyOf` makes a key of a text; the digest is the key of the whole list.
+ * The digest of a state of the repository: every listed file and the key of its text, in order.
+ * Where `known` gives the key (git's blob id of a file it says is unchanged), the file is not read;
+ * else it is read (`fs`) and keyed (`keyOf`, which also makes the digest of the whole list).
  */
-export function stateDigest(keys: ReadonlyMap<string, string>, keyOf: (text: string) => string): string {
-  return keyOf(
-    [...keys]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, key]) => `${path}\0${key}\n`)
-      .join(''),
-  );
+export async function stateDigest(fs: RepoFs, files: readonly string[], known: (path: string) => string | undefined, keyOf: (text: string) => string): Promise<string> {
+  const sorted = files.every((path, i) => i === 0 || files[i - 1] < path) ? files : [...files].sort();
+  const lines: string[] = [];
+  for (const path of sorted) lines.push(`${path}\0${known(path) ?? readKey(await fs.read(path), keyOf)}\n`);
+  return keyOf(lines.join(''));
 }
 
 /** A read's key in a state: its text's, or what it is where it is not a text (a file too large, binary, ...). */
-export function readKey(read: ReadResult, keyOf: (text: string) => string): string {
+function readKey(read: ReadResult, keyOf: (text: string) => string): string {
   return read.kind === 'text' ? keyOf(read.text) : read.kind === 'skipped' ? `skipped\0${read.reason}\0${read.notYaml}` : read.kind;
-}
-
-/**
- * The keys of every listed file of one state: where `known` gives the key (git's blob id of a
- * file it says is unchanged), without reading the file; else read (`fs`) and keyed.
- */
-export async function stateKeys(fs: RepoFs, files: readonly string[], known: (path: string) => string | undefined, keyOf: (text: string) => string): Promise<Map<string, string>> {
-  const keys = new Map<string, string>();
-  for (const path of files) keys.set(path, known(path) ?? readKey(await fs.read(path), keyOf));
-  return keys;
 }
 
 /** The model to keep of `model` (the files as they are now), for the states `states` (of which it is the model) with what each counts. */
@@ -231,13 +220,13 @@ export function keptAuditModel(source: KeptModelSource, core: KeptCore): AuditMo
 
 /** The view kept in the core, as affectedFiles reads it: one view on both sides, so no signature is ever asked. */
 export function keptView(core: KeptCore): RevisionView {
-  const builders = new Map<string, BuilderView>();
-  for (const [key, builder] of core.view.builders)
-    builders.set(key, {
-      ...builder,
-      get signature(): string {
-        throw new NotKept('a kept view has no signatures: it is compared only with itself');
-      },
-    });
-  return { ...core.view, builders };
+  // The kept builders are this run's own objects: each takes a signature that says it has none.
+  for (const builder of core.view.builders.values()) Object.setPrototypeOf(builder, NO_SIGNATURE);
+  return core.view as RevisionView;
 }
+
+const NO_SIGNATURE = {
+  get signature(): string {
+    throw new NotKept('a kept view has no signatures: it is compared only with itself');
+  },
+};
