@@ -1,8 +1,9 @@
 // The --cache folder's kept model (pipeline/kept-model.ts): the model the last changed-only run
 // that built one left, for a later run whose revision is the state it was built from. One file:
-// the length of its header (4 bytes), the header, then the core's bytes, each builder's, and each
-// file's, in a row. Only the header is read at once; the core is read where the state matches,
-// and a builder or a file only where the audit asks for it (a few, for a small change).
+// the length of its header (4 bytes), the header, then the core's bytes, the outside sources', and
+// the builders' and the files' in chunks, in a row. Only the header is read at once; the core is
+// read where the state matches, and a chunk of builders or files only where the audit asks for one
+// of them (a few, for a small change).
 import { closeSync, openSync, readSync, writevSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { KeptBuilder, KeptCore, KeptFile, KeptModelData, KeptModelSource } from '../engine/pipeline/kept-model';
@@ -17,12 +18,19 @@ interface Header {
   /** Where the core's bytes end, counted from the first part's start, and the outside sources' (next). */
   core: number;
   outside: number;
-  /** Where each builder's bytes end (by id). */
+  /** How many builders, and where each chunk of CHUNK of them ends (by id). */
+  builderCount: number;
   builders: Float64Array;
-  /** The files' paths, each ended by a NUL, and where each file's bytes end (one string and one array: quick to read back). */
+  /** The files' paths, each ended by a NUL (one string: quick to read back), and where each chunk of CHUNK files ends. */
   paths: string;
   files: Float64Array;
 }
+
+/**
+ * Builders and files are written CHUNK to a part: one serializer call per part is most of the cost
+ * of writing 20,000 small ones, and reading a part holds a few kB.
+ */
+const CHUNK = 64;
 
 /** The model kept in `file` by this engine with this setting; undefined where there is none, or it cannot be read. */
 export function readModelFile(file: string, engine: string, setting: string): KeptModelSource | undefined {
@@ -47,28 +55,36 @@ export function readModelFile(file: string, engine: string, setting: string): Ke
     return undefined;
   }
   // The file stays open while the run may ask for parts (a later run may replace it meanwhile, never change it).
-  const part = <T>(from: number, to: number | undefined): T | undefined => {
-    if (to === undefined || to < from) return undefined;
+  const part = <T>(from: number | undefined, to: number | undefined): T | undefined => {
+    if (from === undefined || to === undefined || to < from) return undefined;
     try {
       return deserialize(readAt(fd, start + from, to - from)) as T;
     } catch {
       return undefined; // damaged or cut short: the run builds the model
     }
   };
-  const builderStart = (id: number) => (id === 0 ? header.outside : header.builders[id - 1]);
+  const chunked = <T>(ends: Float64Array, first: number) => {
+    const read = new Map<number, T[] | undefined>();
+    return (id: number): T | undefined => {
+      const chunk = Math.floor(id / CHUNK);
+      if (!read.has(chunk)) read.set(chunk, part<T[]>(chunk === 0 ? first : ends[chunk - 1], ends[chunk]));
+      return read.get(chunk)?.[id % CHUNK];
+    };
+  };
+  const builderOf = chunked<KeptBuilder>(header.builders, header.outside);
+  const fileOf = chunked<KeptFile>(header.files, header.builders.at(-1) ?? header.outside);
   const paths = header.paths.split('\0');
   const fileIds = new Map<string, number>();
-  for (let id = 0; id < header.files.length; id++) fileIds.set(paths[id], id);
-  const filesStart = header.builders.at(-1) ?? header.outside;
+  for (let id = 0; id < paths.length - 1; id++) fileIds.set(paths[id], id);
   let core: KeptCore | undefined;
   return {
     states: header.states,
     core: () => (core ??= part<KeptCore>(0, header.core)),
     outside: () => part<OutsideSource[]>(header.core, header.outside),
-    builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builders.length ? part<KeptBuilder>(builderStart(id), header.builders[id]) : undefined),
+    builder: (id) => (Number.isInteger(id) && id >= 0 && id < header.builderCount ? builderOf(id) : undefined),
     file: (path) => {
       const id = fileIds.get(path);
-      return id === undefined ? undefined : part<KeptFile>(id === 0 ? filesStart : header.files[id - 1], header.files[id]);
+      return id === undefined ? undefined : fileOf(id);
     },
   };
 }
@@ -91,22 +107,19 @@ export function writeModelFile(file: string, engine: string, model: KeptModelDat
   const core = parts[0].length;
   let end = core + parts[1].length;
   const outside = end;
-  const builders = new Float64Array(model.builders.length);
-  model.builders.forEach((builder, id) => {
-    const bytes = serialize(builder);
-    parts.push(bytes);
-    builders[id] = end += bytes.length;
-  });
-  const files = new Float64Array(model.files.size);
-  let paths = '';
-  let id = 0;
-  for (const [path, kept] of model.files) {
-    const bytes = serialize(kept);
-    parts.push(bytes);
-    files[id++] = end += bytes.length;
-    paths += `${path}\0`;
-  }
-  const header = serialize({ engine, setting: model.setting, states: [...model.core.states.keys()], core, outside, builders, paths, files } satisfies Header);
+  const inChunks = (items: readonly unknown[]): Float64Array => {
+    const ends = new Float64Array(Math.ceil(items.length / CHUNK));
+    for (let chunk = 0; chunk < ends.length; chunk++) {
+      const bytes = serialize(items.slice(chunk * CHUNK, (chunk + 1) * CHUNK));
+      parts.push(bytes);
+      ends[chunk] = end += bytes.length;
+    }
+    return ends;
+  };
+  const builders = inChunks(model.builders);
+  const files = inChunks([...model.files.values()]);
+  const paths = [...model.files.keys()].map((path) => `${path}\0`).join('');
+  const header = serialize({ engine, setting: model.setting, states: [...model.core.states.keys()], core, outside, builderCount: model.builders.length, builders, paths, files } satisfies Header);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   writeAll(file, [length, header, ...parts]);
