@@ -12,6 +12,7 @@ import { IndexMemo } from '../server/src/engine/pipeline/index-memo';
 import { dataEqual } from '../server/src/engine/base/data-equal';
 import { filesOf, memoryFs } from './helpers/memory-fs';
 import { gotkSync, job, kustomization } from './helpers/flux-fixtures';
+import { sampledEdits } from './helpers/edits';
 
 const ROOT = join(__dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
@@ -25,13 +26,6 @@ function affectedBy(changed: Set<string>, prior: RevisionModel, now: RevisionMod
   const affected = affectedFiles({ files: changed, before: prior.view, after: now.view, contract: { before: prior.contract, after: now.contract } });
   return affected === null ? ['(every file)'] : [...affected].sort();
 }
-
-/** Single-file edits of one YAML file, each of which may or may not tell the index something new. */
-const EDITS: Record<string, (text: string) => string> = {
-  'a comment added at the end': (text) => `${text}${text.endsWith('\n') ? '' : '\n'}# edited\n`,
-  'a line added at the top': (text) => `# edited\n${text}`,
-  'the first digit changed': (text) => text.replace(/\d/, (digit) => String((Number(digit) + 1) % 10)),
-};
 
 const REPOSITORIES: Array<[string, string, number]> = [
   ['examples/flux-repo', join(ROOT, 'examples', 'flux-repo'), Infinity],
@@ -50,28 +44,18 @@ describe('the model now stands for the revision only where the change tells the 
       const before = filesOf(dir);
       const memo = new IndexMemo();
       const prior = await model(before, memo);
-      const yamlFiles = Object.keys(before)
-        .filter((path) => /\.ya?ml$/.test(path))
-        .sort();
-      // Spread over the repository where it is sampled.
-      const step = Math.max(1, Math.ceil(yamlFiles.length / limit));
-      for (let i = 0; i < yamlFiles.length; i += step) {
-        const path = yamlFiles[i];
-        for (const [what, edit] of Object.entries(EDITS)) {
-          const text = edit(before[path]);
-          if (text === before[path]) continue;
-          const files = { ...before, [path]: text };
-          const changed = new Set([path]);
-          const now = await model(files, memo);
-          const same = await unchangedModel(now, memoryFs(files), memoryFs(before), changed);
-          if (same === null) {
-            counts.refused++;
-            continue;
-          }
-          counts.taken++;
-          assert.equal(same, now, 'the shortcut gives the model now');
-          assert.deepEqual(affectedBy(changed, same, now), affectedBy(changed, prior, now), `${path}, ${what}`);
+      for (const { path, what, text } of sampledEdits(before, limit)) {
+        const files = { ...before, [path]: text };
+        const changed = new Set([path]);
+        const now = await model(files, memo);
+        const same = await unchangedModel(now, memoryFs(files), memoryFs(before), changed);
+        if (same === null) {
+          counts.refused++;
+          continue;
         }
+        counts.taken++;
+        assert.equal(same, now, 'the shortcut gives the model now');
+        assert.deepEqual(affectedBy(changed, same, now), affectedBy(changed, prior, now), `${path}, ${what}`);
       }
     });
   }
