@@ -187,7 +187,8 @@ function builderKey(builder: Builder): string {
   return JSON.stringify([builder.world.label, k.file, k.namespace, k.name]);
 }
 
-function byKey([a]: [string, unknown], [b]: [string, unknown]): number {
+/** Orders [key, value] entries by their keys (code units, as a plain sort orders strings). */
+export function byKey([a]: [string, unknown], [b]: [string, unknown]): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

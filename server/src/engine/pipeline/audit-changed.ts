@@ -35,7 +35,7 @@ import type { FileSummary } from './file-summary';
 import { mayBeIndexed } from './scope';
 import { jobRecordsIn, type JobRecord } from './analyze';
 import { parseYamlFile } from '../yaml/documents';
-import { affectedFiles, changesTellNothing, revisionModel, unchangedModel, type RevisionModel } from './affected';
+import { affectedFiles, byKey, changesTellNothing, revisionModel, unchangedModel, type RevisionModel } from './affected';
 import { auditContractFile, auditOneFile, countedJobs, type FileAudit } from './audit-one';
 import { fileResult, IndexMemo } from './index-memo';
 import { liveAuditModel, type AuditModel } from './file-model';
@@ -207,7 +207,7 @@ async function reported(
 ): Promise<ChangedAudit> {
   const byPath = new Map(counted.filter(([path]) => !audited.has(path)));
   for (const [path, file] of audited) byPath.set(path, file.jobs);
-  const jobs = [...byPath].filter(([, records]) => records.length > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const jobs = [...byPath].filter(([, records]) => records.length > 0).sort(byKey);
   const summary = summarize(
     contract,
     jobs.map(([path, records]) => ({ path, jobs: records })),
@@ -305,7 +305,7 @@ async function revisionCounts(result: ChangedAudit & KeptByRun, then: RevisionFi
     if (records.length > 0) jobs.set(path, records);
     else jobs.delete(path);
   }
-  const counted = [...jobs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const counted = [...jobs].sort(byKey);
   const none = counted.length === 0;
   const same = result.contractFile && !entryFiles(contract).some((file) => changed.has(file)) && result.contractFile.noJobs === none;
   return { jobs: counted, contractFile: same ? result.contractFile : undefined };
