@@ -4,7 +4,7 @@
 import { analyzeFile, type FileAnalysis } from '../engine/pipeline/analyze';
 import { analysisInput, analyzeInRepo, HeadReader, mayHoldJob } from '../engine/pipeline/repo-analysis';
 import { inputFacts } from '../engine/flux/facts/generator-inputs';
-import { isAnalyzed, mayBeIndexed, syntaxScope } from '../engine/pipeline/scope';
+import { isAnalyzed, mayBeIndexed } from '../engine/pipeline/scope';
 import { isYamlPath } from '../engine/base/paths';
 import { isKustomizationFile } from '../engine/flux/facts/model';
 import { DocumentSession } from '../engine/pipeline/incremental';
@@ -23,7 +23,7 @@ import { dependsOnDefinitions } from '../engine/editor/depends-on-sites';
 import { hoverAt, HoverResult } from '../engine/editor/hover';
 import { Link, plainLink } from '../engine/editor/link';
 import { renderAsFlux, variableAt } from '../engine/editor/substitution-info';
-import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings } from '../engine/pipeline/file-findings';
+import { NO_ANALYSIS, fileFindings, fileJobs, contractEntryFindings, liveFileOf } from '../engine/pipeline/file-findings';
 import { auditOneFile, patchedAudit, type FileAudit } from '../engine/pipeline/audit-one';
 import { liveAuditModel } from '../engine/pipeline/file-model';
 
@@ -161,8 +161,7 @@ export class Project {
   /** The audit's steps after the rules (file-findings.ts); the fix that writes a directive is offered with the code actions (withDisableFixes). */
   private fileFindings(path: string, text: string | undefined, analysis: FileAnalysis, other?: Finding[]): Finding[] {
     return fileFindings({
-      index: this.index,
-      syntax: () => syntaxScope(this.contract, this.index, path),
+      model: liveFileOf(this.index, this.contract, path),
       contract: this.contract,
       path,
       text,

@@ -120,18 +120,23 @@ export function writeModelFile(file: string, engine: string, model: KeptModelDat
   const files = inChunks([...model.files.values()]);
   const paths = [...model.files.keys()].map((path) => `${path}\0`).join('');
   const header = serialize({ engine, setting: model.setting, states: [...model.core.states.keys()], core, outside, builderCount: model.builders.length, builders, paths, files } satisfies Header);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.length);
-  writeAll(file, [length, header, ...parts]);
+  writeFramed(file, header, parts);
 }
 
-/** Writes the pieces in a row, as they are: joining them first would copy the whole file once more. */
-export function writeAll(file: string, pieces: Uint8Array[]): void {
+/**
+ * Writes a cache file as both of the cache's files are laid out: the length of the header (4
+ * bytes), the header, then the parts in a row, each as it is (joining them first would copy the
+ * whole file once more).
+ */
+export function writeFramed(file: string, header: Uint8Array, parts: readonly Uint8Array[]): void {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  const pieces = [length, header, ...parts];
   const fd = openSync(file, 'w');
   try {
-    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
     const written = writevSync(fd, pieces);
-    if (written !== length) throw new Error(`wrote ${written} of ${length} bytes`);
+    if (written !== total) throw new Error(`wrote ${written} of ${total} bytes`);
   } finally {
     closeSync(fd);
   }

@@ -20,7 +20,7 @@ import type { Results } from '../engine/pipeline/index-memo';
 import type { InputFacts } from '../engine/flux/facts/model';
 import { textKey } from './git-blob-keys';
 import { git } from './git-head';
-import { MODEL_FILE, readModelFile, writeAll, writeModelFile } from './model-file';
+import { MODEL_FILE, readModelFile, writeFramed, writeModelFile } from './model-file';
 import type { KeptModelData, KeptModelSource, ModelStore } from '../engine/pipeline/kept-model';
 
 /** The cache folder's name, in the audited folder by default; the file listing skips it. */
@@ -183,9 +183,13 @@ export class SummaryCache implements SummaryStore, ModelStore {
       engine: this.engine,
       entries: kept.map(({ path, key, bytes, mentionsJob, results }) => [path, key, (end += bytes.length), mentionsJob, results ?? null]),
     } satisfies Header);
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(header.length);
-    this.replace(this.file, (file) => writeAll(file, [length, header, ...kept.map((entry) => entry.bytes)]));
+    this.replace(this.file, (file) =>
+      writeFramed(
+        file,
+        header,
+        kept.map((entry) => entry.bytes),
+      ),
+    );
   }
 
   /** Writes one of the cache's files through a file of its own, then puts it in place. */

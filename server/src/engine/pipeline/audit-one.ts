@@ -8,21 +8,9 @@
 import type { Contract } from '../contract/model';
 import type { Finding } from '../base/types';
 import type { ReadResult, RepoFs } from '../base/repo-fs';
-import {
-  analyzeInContext,
-  bareDollarOn,
-  contractChecks,
-  countFindings,
-  reportedFindings,
-  skippedAnalysis,
-  sortFindings,
-  summarize,
-  type AuditResult,
-  type ContractCheckInput,
-  type FileOfModel,
-} from './audit';
+import { analyzeInContext, bareDollarOn, contractChecks, countFindings, reportedFindings, skippedAnalysis, sortFindings, summarize, type AuditResult, type ContractCheckInput } from './audit';
 import { syntaxOnlyAnalysis, type FileAnalysis, type JobRecord } from './analyze';
-import { fileFindings, NO_ANALYSIS } from './file-findings';
+import { fileFindings, NO_ANALYSIS, type FileOfModel } from './file-findings';
 import { fileMayMatter } from './incremental';
 import type { HeadReader } from './repo-analysis';
 import { accountLookup } from './repo-index';
@@ -85,7 +73,7 @@ async function reportedOf(contract: Contract, model: AuditModel, path: string, m
   if (analysis !== undefined) return sortFindings(await reportedFindings(of, contract, path, analysis, reads, other));
   if (path === contract.path) {
     const text = met.directives && file.analyzed ? met.text : undefined;
-    return sortFindings(fileFindings({ index: of.index, syntax: of.syntax, contract, path, text, analysis: NO_ANALYSIS, other, modelProblems: false }));
+    return sortFindings(fileFindings({ model: of, contract, path, text, analysis: NO_ANALYSIS, other, modelProblems: false }));
   }
   // A directive in a file the rules do not look at is still counted (unused, say).
   if (met.directives && file.analyzed) return sortFindings(await reportedFindings(of, contract, path, NO_ANALYSIS, reads));

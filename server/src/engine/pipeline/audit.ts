@@ -3,7 +3,7 @@
 // summary. Used by the CLI, the server's "Audit Workspace" and the tests.
 import { FileAnalysis, JobRecord, pushAll } from './analyze';
 import { coverageOf } from '../contract/coverage';
-import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob, type FindingsModel } from './repo-analysis';
+import { analyzeInRepo, fileContext, FileContext, HeadReader, inputFrom, mayHoldJob } from './repo-analysis';
 import { analyzeFile, syntaxOnlyAnalysis } from './analyze';
 import { ParsedDocument, parseYamlFile } from '../yaml/documents';
 import { fileMayMatter } from './incremental';
@@ -16,18 +16,17 @@ import { RULE_VALUE_MAX, type InputFacts } from '../flux/facts/model';
 import { inputFacts } from '../flux/facts/generator-inputs';
 import { RepoFs, ReadResult } from '../base/repo-fs';
 import { fileResult, type EarlierResults, type KeptResults } from './index-memo';
-import { accountLookup, AccountList, RepoIndex, type FileRole } from './repo-index';
+import { accountLookup, AccountList, RepoIndex } from './repo-index';
 import { detached, FileSummary, isTrivial, namesUsedIn, summarizeFile } from './file-summary';
 import { unreadableContractFinding } from '../rules/contract-invalid';
 import { noJobsFinding } from '../rules/contract-no-jobs';
 import { skippedFinding } from '../rules/file-skipped';
 import { fluxSubstitutionBareDollar } from '../rules/flux-substitution-bare-dollar';
 import { RULE_IDS } from '../rules/registry';
-import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply, syntaxScope } from './scope';
-import type { SyntaxScope } from '../rules/yaml-syntax';
+import { isAnalyzed, isAudited, mayBeIndexed, resourceRulesApply } from './scope';
 import { DIRECTIVE } from '../rules/support/directive';
 import type { Finding } from '../base/types';
-import { NO_ANALYSIS, fileJobs, contractEntryFindings, fileFindings } from './file-findings';
+import { NO_ANALYSIS, fileJobs, contractEntryFindings, fileFindings, liveFileOf, type FileOfModel } from './file-findings';
 
 export interface Summary {
   files: number;
@@ -454,10 +453,7 @@ export async function audit(fs: RepoFs, options: AuditOptions = {}): Promise<Aud
   for (const path of directiveFiles) if (!analyses.has(path) && path !== contract.path && isAnalyzed(contract, index, path)) await report(path, NO_ANALYSIS);
   if (!analyses.has(contract.path)) {
     const text = directiveFiles.has(contract.path) && isAnalyzed(contract, index, contract.path) ? await readText(contract.path) : undefined;
-    pushAll(
-      findings,
-      fileFindings({ index, syntax: () => syntaxScope(contract, index, contract.path), contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }),
-    );
+    pushAll(findings, fileFindings({ model: liveFileOf(index, contract, contract.path), contract, path: contract.path, text, analysis: NO_ANALYSIS, other: contractFile, modelProblems: false }));
   }
   const final = sortFindings(findings);
   countFindings(summary, final);
@@ -508,19 +504,7 @@ export async function reportedFindings(
 ): Promise<Finding[]> {
   const chart = model.role === 'chart-template';
   const text = (reads.problems && !chart) || reads.directives ? await reads.readText(path) : undefined;
-  return fileFindings({ index: model.index, syntax: model.syntax, contract, path, text, analysis, other, modelProblems: !chart });
-}
-
-/** What a file's reported findings read of the model (reportedFindings): the live index's answers, or a kept model's (audit-one.ts). */
-export interface FileOfModel {
-  index: FindingsModel;
-  role: FileRole;
-  syntax: () => SyntaxScope;
-}
-
-/** The live index's answers for one file, as reportedFindings reads them. */
-export function liveFileOf(index: RepoIndex, contract: Contract, path: string): FileOfModel {
-  return { index, role: index.roleOf(path), syntax: () => syntaxScope(contract, index, path) };
+  return fileFindings({ model, contract, path, text, analysis, other, modelProblems: !chart });
 }
 
 /** The summary's error and warning counts, from every finding the audit reports. */

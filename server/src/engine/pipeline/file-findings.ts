@@ -21,16 +21,28 @@ import { DIRECTIVE } from '../rules/support/directive';
 import type { FileAnalysis } from './analyze';
 import { withDirectives } from './directives';
 import { withDeclareFixes, withGraphProblems, type FindingsModel } from './repo-analysis';
-import type { RepoIndex } from './repo-index';
+import type { FileRole, RepoIndex } from './repo-index';
+import { syntaxScope } from './scope';
 import { applySeverities } from './severity';
 import { scopedSyntaxFindings, yamlSyntax, type SyntaxScope } from '../rules/yaml-syntax';
 
 export const NO_ANALYSIS: FileAnalysis = { findings: [], jobs: [] };
 
-export interface FileFindingsInput {
+/** What a file's findings read of the model besides its analysis: the live index's answers (liveFileOf), or a kept model's (audit-one.ts). */
+export interface FileOfModel {
   index: FindingsModel;
+  role: FileRole;
   /** Where the file's YAML errors matter (scope.ts syntaxScope), asked only where it has one. */
   syntax: () => SyntaxScope;
+}
+
+/** The live index's answers for one file. */
+export function liveFileOf(index: RepoIndex, contract: Contract, path: string): FileOfModel {
+  return { index, role: index.roleOf(path), syntax: () => syntaxScope(contract, index, path) };
+}
+
+export interface FileFindingsInput {
+  model: FileOfModel;
   contract: Contract;
   path: string;
   /** The file's text: its directives and the model's problems need it (undefined: neither applies). */
@@ -44,10 +56,11 @@ export interface FileFindingsInput {
   modelProblems?: boolean;
 }
 
-export function fileFindings({ index, syntax, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
+export function fileFindings({ model, contract, path, text, analysis, other = [], shows, modelProblems = true }: FileFindingsInput): Finding[] {
+  const { index } = model;
   const withFixes = withDeclareFixes(index, contract, analysis);
   const withProblems = text === undefined || !modelProblems ? withFixes : withGraphProblems(index, contract, path, text, withFixes);
-  const own = withProblems.findings.some((finding) => finding.rule === yamlSyntax.meta.id) ? scopedSyntaxFindings(withProblems.findings, syntax()) : withProblems.findings;
+  const own = withProblems.findings.some((finding) => finding.rule === yamlSyntax.meta.id) ? scopedSyntaxFindings(withProblems.findings, model.syntax()) : withProblems.findings;
   const severities = applySeverities(other.length > 0 ? [...own, ...other] : own, contract.rules);
   const shown = shows ? severities.filter(shows) : severities;
   // A directive counts what the face shows: over a rule that is off (or hidden) it is unused.
